@@ -1,0 +1,77 @@
+package azuredata
+
+import (
+	"bytes"
+	"compress/gzip"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+//go:embed *.gz
+var files embed.FS
+
+// ErrNotEmbedded is returned when no snapshot is embedded for the region asked for.
+var ErrNotEmbedded = errors.New("no embedded data")
+
+// CatalogRegions lists the regions with an embedded full-region SKU catalogue, sorted.
+func CatalogRegions() []string { return regionsWithPrefix("catalog-") }
+
+// FixtureRegions lists the regions with embedded hand-picked SKU records, sorted.
+func FixtureRegions() []string { return regionsWithPrefix("skus-") }
+
+// Catalog returns the full-region ARM Resource SKU list for region as JSON ({"value": [...]}).
+func Catalog(region string) ([]byte, error) {
+	return read("catalog-"+strings.ToLower(region)+".json.gz", "catalogue for region "+region)
+}
+
+// Fixture returns the hand-picked ARM Resource SKU records for region as JSON ({"value": [...]}).
+func Fixture(region string) ([]byte, error) {
+	return read("skus-"+strings.ToLower(region)+".json.gz", "SKU records for region "+region)
+}
+
+// Prices returns the price table as CSV: region,sku,on_demand_usd_per_hour,spot_usd_per_hour.
+func Prices() ([]byte, error) { return read("prices.csv.gz", "price table") }
+
+// UnstablePrices returns the rows of the price table whose value flipped between snapshots, as CSV:
+// region,sku,on_demand_usd_per_hour,min_seen,max_seen,snapshots_present,values_in_snapshot_order.
+func UnstablePrices() ([]byte, error) { return read("prices-unstable.csv.gz", "unstable price table") }
+
+// KnownSKUs returns the known VM size names as CSV: name,family,discovered_on.
+func KnownSKUs() ([]byte, error) { return read("known-skus.csv.gz", "known SKU list") }
+
+func read(name, what string) ([]byte, error) {
+	compressed, err := files.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, ErrNotEmbedded)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(compressed))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer zr.Close()
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return data, nil
+}
+
+func regionsWithPrefix(prefix string) []string {
+	entries, err := files.ReadDir(".")
+	if err != nil {
+		return nil
+	}
+	var regions []string
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, prefix) && strings.HasSuffix(name, ".json.gz") {
+			regions = append(regions, strings.TrimSuffix(strings.TrimPrefix(name, prefix), ".json.gz"))
+		}
+	}
+	sort.Strings(regions)
+	return regions
+}
