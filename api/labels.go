@@ -53,22 +53,22 @@ const (
 
 // Azure provider labels (karpenter.azure.com domain).
 const (
-	LabelSKUName                 = "karpenter.azure.com/sku-name"
-	LabelSKUFamily               = "karpenter.azure.com/sku-family"
-	LabelSKUSeries               = "karpenter.azure.com/sku-series"
-	LabelSKUVersion              = "karpenter.azure.com/sku-version"
-	LabelSKUCPU                  = "karpenter.azure.com/sku-cpu"
-	LabelSKUMemory               = "karpenter.azure.com/sku-memory"
+	LabelSKUName                  = "karpenter.azure.com/sku-name"
+	LabelSKUFamily                = "karpenter.azure.com/sku-family"
+	LabelSKUSeries                = "karpenter.azure.com/sku-series"
+	LabelSKUVersion               = "karpenter.azure.com/sku-version"
+	LabelSKUCPU                   = "karpenter.azure.com/sku-cpu"
+	LabelSKUMemory                = "karpenter.azure.com/sku-memory"
 	LabelSKUAcceleratedNetworking = "karpenter.azure.com/sku-networking-accelerated"
-	LabelSKUPremiumStorage       = "karpenter.azure.com/sku-storage-premium-capable"
-	LabelSKUUltraSSD             = "karpenter.azure.com/sku-storage-ultra-ssd"
-	LabelSKUEphemeralOSMaxSize   = "karpenter.azure.com/sku-storage-ephemeralos-maxsize"
-	LabelSKUGPUName              = "karpenter.azure.com/sku-gpu-name"
-	LabelSKUGPUManufacturer      = "karpenter.azure.com/sku-gpu-manufacturer"
-	LabelSKUGPUCount             = "karpenter.azure.com/sku-gpu-count"
-	LabelSKUHyperVGeneration     = "karpenter.azure.com/sku-hyperv-generation"
-	LabelPlacementScope          = "karpenter.azure.com/placement-scope"
-	LabelAKSNodeClass            = "karpenter.azure.com/aksnodeclass"
+	LabelSKUPremiumStorage        = "karpenter.azure.com/sku-storage-premium-capable"
+	LabelSKUUltraSSD              = "karpenter.azure.com/sku-storage-ultra-ssd"
+	LabelSKUEphemeralOSMaxSize    = "karpenter.azure.com/sku-storage-ephemeralos-maxsize"
+	LabelSKUGPUName               = "karpenter.azure.com/sku-gpu-name"
+	LabelSKUGPUManufacturer       = "karpenter.azure.com/sku-gpu-manufacturer"
+	LabelSKUGPUCount              = "karpenter.azure.com/sku-gpu-count"
+	LabelSKUHyperVGeneration      = "karpenter.azure.com/sku-hyperv-generation"
+	LabelPlacementScope           = "karpenter.azure.com/placement-scope"
+	LabelAKSNodeClass             = "karpenter.azure.com/aksnodeclass"
 
 	PlacementScopeZonal    = "zonal"
 	PlacementScopeRegional = "regional"
@@ -141,18 +141,18 @@ var AllowedAKSLabels = sets.New(
 // WellKnownValues are the only values some labels can take; a requirement asking for anything else can
 // never be met, so validation rejects it.
 var WellKnownValues = map[string]sets.Set[string]{
-	LabelCapacityType:            sets.New(CapacityTypeSpot, CapacityTypeOnDemand, CapacityTypeReserved),
-	LabelArch:                    sets.New(ArchAMD64, ArchARM64),
-	LabelPlacementScope:          sets.New(PlacementScopeZonal, PlacementScopeRegional),
+	LabelCapacityType:             sets.New(CapacityTypeSpot, CapacityTypeOnDemand, CapacityTypeReserved),
+	LabelArch:                     sets.New(ArchAMD64, ArchARM64),
+	LabelPlacementScope:           sets.New(PlacementScopeZonal, PlacementScopeRegional),
 	LabelSKUAcceleratedNetworking: sets.New("true", "false"),
-	LabelSKUPremiumStorage:       sets.New("true", "false"),
-	LabelSKUUltraSSD:             sets.New("true", "false"),
-	LabelSKUGPUManufacturer:      sets.New("nvidia", "amd"),
-	LabelAKSMode:                 sets.New("system", "user"),
-	LabelAKSScaleSetPriority:     sets.New(PriorityRegular, PrioritySpot),
-	LabelAKSPriority:             sets.New(PriorityRegular, PrioritySpot),
-	LabelAKSOSSKU:                sets.New("Ubuntu", "AzureLinux"),
-	LabelAKSFIPSEnabled:          sets.New("true"),
+	LabelSKUPremiumStorage:        sets.New("true", "false"),
+	LabelSKUUltraSSD:              sets.New("true", "false"),
+	LabelSKUGPUManufacturer:       sets.New("nvidia", "amd"),
+	LabelAKSMode:                  sets.New("system", "user"),
+	LabelAKSScaleSetPriority:      sets.New(PriorityRegular, PrioritySpot),
+	LabelAKSPriority:              sets.New(PriorityRegular, PrioritySpot),
+	LabelAKSOSSKU:                 sets.New("Ubuntu", "AzureLinux"),
+	LabelAKSFIPSEnabled:           sets.New("true"),
 }
 
 // NumericLabels hold integers, so Gt/Lt/Gte/Lte requirements on them compare numbers.

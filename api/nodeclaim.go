@@ -21,7 +21,7 @@ type NodeClaimSpec struct {
 	Resources              ResourceRequirements                   `json:"resources,omitempty"`
 	NodeClassRef           *NodeClassReference                    `json:"nodeClassRef"`
 	TerminationGracePeriod *metav1.Duration                       `json:"terminationGracePeriod,omitempty"`
-	ExpireAfter            NillableDuration                       `json:"expireAfter,omitempty"`
+	ExpireAfter            NillableDuration                       `json:"expireAfter,omitzero"`
 }
 
 // ResourceRequirements holds the summed requests of the pods the claim was made for.

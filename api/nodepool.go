@@ -44,7 +44,7 @@ type NodeClaimTemplateSpec struct {
 	Requirements           []NodeSelectorRequirementWithMinValues `json:"requirements,omitempty"`
 	NodeClassRef           *NodeClassReference                    `json:"nodeClassRef,omitempty"`
 	TerminationGracePeriod *metav1.Duration                       `json:"terminationGracePeriod,omitempty"`
-	ExpireAfter            NillableDuration                       `json:"expireAfter,omitempty"`
+	ExpireAfter            NillableDuration                       `json:"expireAfter,omitzero"`
 }
 
 // NodeSelectorRequirementWithMinValues is a node selector requirement plus Karpenter's minValues: the
@@ -85,7 +85,7 @@ const (
 
 // Disruption configures how the pool's nodes may be disrupted.
 type Disruption struct {
-	ConsolidateAfter    NillableDuration    `json:"consolidateAfter,omitempty"`
+	ConsolidateAfter    NillableDuration    `json:"consolidateAfter,omitzero"`
 	ConsolidationPolicy ConsolidationPolicy `json:"consolidationPolicy,omitempty"`
 	Budgets             []Budget            `json:"budgets,omitempty"`
 }

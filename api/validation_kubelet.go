@@ -1,0 +1,79 @@
+package api
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+var (
+	cpuManagerPolicies      = []string{"none", "static"}
+	topologyManagerPolicies = []string{"restricted", "best-effort", "none", "single-numa-node"}
+	// containerLogMaxSizePattern is the CRD pattern: an integer and a binary or decimal unit.
+	containerLogMaxSizePattern = regexp.MustCompile(`^\d+(E|P|T|G|M|K|Ei|Pi|Ti|Gi|Mi|Ki)$`)
+	// unsafeSysctlPrefixes are the namespaced sysctl groups the kubelet may allow pods to set.
+	unsafeSysctlPrefixes = []string{"kernel.shm", "kernel.msg", "fs.mqueue.", "net."}
+)
+
+// validateKubelet checks the kubelet block against the CRD: enums, the image GC thresholds, log
+// rotation, the CFS period (1ms-1s, as the kubelet requires) and unsafe sysctls.
+func validateKubelet(p *field.Path, k *KubeletConfiguration) field.ErrorList {
+	if k == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	if k.CPUManagerPolicy != nil {
+		errs = append(errs, oneOf(p.Child("cpuManagerPolicy"), *k.CPUManagerPolicy, cpuManagerPolicies...)...)
+	}
+	if k.TopologyManagerPolicy != nil {
+		errs = append(errs, oneOf(p.Child("topologyManagerPolicy"), *k.TopologyManagerPolicy, topologyManagerPolicies...)...)
+	}
+	errs = append(errs, validateImageGC(p, k)...)
+	if k.ContainerLogMaxSize != nil && !containerLogMaxSizePattern.MatchString(*k.ContainerLogMaxSize) {
+		errs = append(errs, invalid(p.Child("containerLogMaxSize"), *k.ContainerLogMaxSize, "must be an integer with a unit such as 50Mi or 1G"))
+	}
+	errs = append(errs, atLeast(p.Child("containerLogMaxFiles"), k.ContainerLogMaxFiles, 2)...)
+	errs = append(errs, atLeast(p.Child("podPidsLimit"), k.PodPidsLimit, -1)...)
+	if d := k.CPUCFSQuotaPeriod; d != nil && (d.Duration < time.Millisecond || d.Duration > time.Second) {
+		errs = append(errs, invalid(p.Child("cpuCFSQuotaPeriod"), d.Duration.String(), "must be between 1ms and 1s"))
+	}
+	return append(errs, validateUnsafeSysctls(p.Child("allowedUnsafeSysctls"), k.AllowedUnsafeSysctls)...)
+}
+
+// validateImageGC checks both thresholds are percentages and high is above low, or the kubelet would
+// collect images forever.
+func validateImageGC(p *field.Path, k *KubeletConfiguration) field.ErrorList {
+	hp, lp := p.Child("imageGCHighThresholdPercent"), p.Child("imageGCLowThresholdPercent")
+	errs := inRange(hp, k.ImageGCHighThresholdPercent, 0, 100)
+	errs = append(errs, inRange(lp, k.ImageGCLowThresholdPercent, 0, 100)...)
+	high, low := k.ImageGCHighThresholdPercent, k.ImageGCLowThresholdPercent
+	if high != nil && low != nil && *high <= *low {
+		errs = append(errs, invalid(hp, int64(*high), "must be greater than imageGCLowThresholdPercent (%d)", *low))
+	}
+	return errs
+}
+
+// validateUnsafeSysctls accepts names or prefixes ending in "*" from the namespaced groups; anything
+// else the kubelet rejects at start-up, leaving the node NotReady.
+func validateUnsafeSysctls(p *field.Path, sysctls []string) field.ErrorList {
+	var errs field.ErrorList
+	for i, s := range sysctls {
+		ok := s != "" && !strings.ContainsAny(s, ", \t\n")
+		ok = ok && (s == "kernel.sem" || hasAnyPrefix(s, unsafeSysctlPrefixes))
+		if !ok {
+			errs = append(errs, invalid(p.Index(i), s, "must be a sysctl or pattern from kernel.shm*, kernel.msg*, kernel.sem, fs.mqueue.*, net.*"))
+		}
+	}
+	return errs
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, prefix := range prefixes {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/instancetype"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+type armResourceSKU = armcompute.ResourceSKU
+
+// instanceTypesView is the JSON contract of `napkit instance-types -o json` (documented in README.md).
+type instanceTypesView struct {
+	Region        string             `json:"region"`
+	InstanceTypes []instanceTypeView `json:"instanceTypes"`
+	Excluded      []excludedView     `json:"excluded"`
+}
+
+type instanceTypeView struct {
+	Name        string            `json:"name"`
+	Labels      map[string]string `json:"labels"`
+	Capacity    map[string]string `json:"capacity"`
+	Overhead    overheadView      `json:"overhead"`
+	Allocatable map[string]string `json:"allocatable"`
+	Offerings   []offeringView    `json:"offerings"`
+}
+
+type overheadView struct {
+	KubeReserved      map[string]string `json:"kubeReserved"`
+	SystemReserved    map[string]string `json:"systemReserved"`
+	EvictionThreshold map[string]string `json:"evictionThreshold"`
+}
+
+type offeringView struct {
+	Zone         string  `json:"zone"`
+	CapacityType string  `json:"capacityType"`
+	PricePerHour float64 `json:"pricePerHour"`
+	Available    bool    `json:"available"`
+}
+
+type excludedView struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+func newInstanceTypesView(c *instancetype.Catalogue) instanceTypesView {
+	view := instanceTypesView{
+		Region:        c.Region,
+		InstanceTypes: make([]instanceTypeView, 0, len(c.InstanceTypes)),
+		Excluded:      make([]excludedView, 0, len(c.Excluded)),
+	}
+	for _, it := range c.InstanceTypes {
+		view.InstanceTypes = append(view.InstanceTypes, newInstanceTypeView(it))
+	}
+	for _, ex := range c.Excluded {
+		view.Excluded = append(view.Excluded, excludedView{Name: ex.Name, Reason: ex.Reason})
+	}
+	return view
+}
+
+func newInstanceTypeView(it *instancetype.InstanceType) instanceTypeView {
+	offerings := make([]offeringView, 0, len(it.Offerings))
+	for _, o := range it.Offerings {
+		offerings = append(offerings, offeringView{Zone: o.Zone, CapacityType: o.CapacityType, PricePerHour: o.Price, Available: o.Available})
+	}
+	return instanceTypeView{
+		Name:     it.Name,
+		Labels:   it.Requirements.Labels(),
+		Capacity: quantities(it.Capacity),
+		Overhead: overheadView{
+			KubeReserved:      quantities(it.Overhead.KubeReserved),
+			SystemReserved:    quantities(it.Overhead.SystemReserved),
+			EvictionThreshold: quantities(it.Overhead.EvictionThreshold),
+		},
+		Allocatable: quantities(it.Allocatable()),
+		Offerings:   offerings,
+	}
+}
+
+// quantities renders a resource list as Kubernetes quantity strings. Memory stays exact: a Quantity
+// prints whole bytes or an exact binary suffix, never a rounded decimal.
+func quantities(list corev1.ResourceList) map[string]string {
+	out := make(map[string]string, len(list))
+	for name, q := range list {
+		out[string(name)] = q.String()
+	}
+	return out
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func writeInstanceTypesTable(w io.Writer, view instanceTypesView) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tARCH\tCPU\tMEMORY\tALLOC CPU\tALLOC MEMORY\tPODS\tZONES\tON-DEMAND $/H\tSPOT $/H")
+	for _, it := range view.InstanceTypes {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+			it.Name, it.Labels[api.LabelArch], it.Capacity["cpu"], mebibytes(it.Capacity["memory"]),
+			it.Allocatable["cpu"], mebibytes(it.Allocatable["memory"]), it.Capacity["pods"],
+			zones(it.Offerings), cheapest(it.Offerings, api.CapacityTypeOnDemand), cheapest(it.Offerings, api.CapacityTypeSpot))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%d instance types in %s, %d excluded (-o json lists the reasons)\n",
+		len(view.InstanceTypes), view.Region, len(view.Excluded))
+	return err
+}
+
+// mebibytes shows a memory quantity in Mi with one decimal, for reading; JSON keeps exact bytes.
+func mebibytes(s string) string {
+	q, err := resource.ParseQuantity(s)
+	if err != nil {
+		return s
+	}
+	return fmt.Sprintf("%.1fMi", float64(q.Value())/(1<<20))
+}
+
+func zones(offerings []offeringView) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, o := range offerings {
+		if !seen[o.Zone] {
+			seen[o.Zone] = true
+			out = append(out, o.Zone)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
+}
+
+func cheapest(offerings []offeringView, capacityType string) string {
+	best := -1.0
+	for _, o := range offerings {
+		if o.CapacityType == capacityType && o.Available && (best < 0 || o.PricePerHour < best) {
+			best = o.PricePerHour
+		}
+	}
+	if best < 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.4f", best)
+}

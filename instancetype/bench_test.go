@@ -1,0 +1,54 @@
+package instancetype
+
+import (
+	"testing"
+
+	"github.com/napkit/napkit/azuredata"
+)
+
+func fixtureBytes(region string) ([]byte, error) { return azuredata.Fixture(region) }
+
+// BenchmarkBuildEastus builds the full eastus catalogue (1,293 SKUs, already parsed) with offerings
+// and prices. Budget: 20 ms on one core.
+func BenchmarkBuildEastus(b *testing.B) {
+	skus := catalog(b, "eastus")
+	known, err := DefaultKnownSKUs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := defaultOptions(b, "eastus")
+	opts.KnownSKUs = known
+	b.ReportAllocs()
+	for b.Loop() {
+		cat, err := Build(skus, opts)
+		if err != nil || len(cat.InstanceTypes) == 0 {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseSKUs(b *testing.B) {
+	data, err := azuredata.Catalog("eastus")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseSKUs(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseSize(b *testing.B) {
+	sizes := []string{"D2s_v3", "NC24ads_A100_v4", "M128-64bds_3_v3", "E96-24ads_v5", "B2ts_v2", "ND128isr_NDR_GB200_v6"}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, s := range sizes {
+			if _, err := ParseSize(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,275 @@
+package instancetype
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/kubeletconfig"
+	"github.com/napkit/napkit/pricing"
+)
+
+// Catalogue is every instance type one region offers one AKSNodeClass, and every SKU left out, with
+// the reason.
+type Catalogue struct {
+	Region string `json:"region"`
+	// InstanceTypes are sorted by their cheapest available offering, then name; sizes outside
+	// Options.KnownSKUs come last.
+	InstanceTypes []*InstanceType `json:"instanceTypes"`
+	// Excluded are sorted by name.
+	Excluded []Excluded `json:"excluded"`
+}
+
+// Find returns the instance type called name, if the catalogue has it.
+func (c *Catalogue) Find(name string) (*InstanceType, bool) {
+	for _, it := range c.InstanceTypes {
+		if it.Name == name {
+			return it, true
+		}
+	}
+	return nil, false
+}
+
+// Build turns ARM Resource SKUs listed for opts.Region into the catalogue: it drops the SKUs no node
+// should use (recording why), and gives each remaining one its capacity, overhead, allocatable,
+// labels and priced offerings. It fails only on invalid options (errors wrap ErrBadOptions); a SKU
+// record that cannot be read is excluded as ExcludedBadSKU. skus are not modified.
+func Build(skus []*armcompute.ResourceSKU, opts Options) (*Catalogue, error) {
+	s, err := opts.resolve()
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{
+		settings:     s,
+		opts:         opts,
+		rules:        append(slices.Clone(globalRules), classRules(s.class)...),
+		reqs:         newReqCache(),
+		reservations: make(map[reservationKey]kubeletconfig.Reservation, 256),
+		zoneLabels:   make(map[string]string, 4),
+		admitted:     make(map[string]bool, len(skus)),
+		types:        make([]*InstanceType, 0, len(skus)),
+	}
+	for i, raw := range skus {
+		b.add(i, raw)
+	}
+	return b.catalogue(), nil
+}
+
+// builder holds one Build's state; its caches are what make a 1,300-SKU build take milliseconds.
+type builder struct {
+	settings
+	opts         Options
+	rules        []rule
+	reqs         reqCache
+	reservations map[reservationKey]kubeletconfig.Reservation
+	zoneLabels   map[string]string // ARM zone "1" → label "eastus-1"
+	admitted     map[string]bool
+	types        []*InstanceType
+	excluded     []Excluded
+}
+
+type reservationKey struct {
+	vcpus     int64
+	memoryGiB float64
+}
+
+func (b *builder) add(i int, raw *armcompute.ResourceSKU) {
+	c, ex := b.admit(i, raw)
+	if ex != nil {
+		b.excluded = append(b.excluded, *ex)
+		return
+	}
+	it, err := b.instanceType(c)
+	if err != nil {
+		b.excluded = append(b.excluded, Excluded{Name: c.sku.Name, Kind: ExcludedBadSKU, Reason: err.Error()})
+		return
+	}
+	b.types = append(b.types, it)
+}
+
+// admit reads one record and runs every exclusion rule; it returns either a candidate or why not.
+func (b *builder) admit(i int, raw *armcompute.ResourceSKU) (*candidate, *Excluded) {
+	name := ""
+	if raw != nil {
+		name = deref(raw.Name)
+	}
+	exclude := func(kind ExclusionKind, reason string) (*candidate, *Excluded) {
+		if name == "" {
+			name = fmt.Sprintf("(entry %d)", i)
+		}
+		return nil, &Excluded{Name: name, Kind: kind, Reason: reason}
+	}
+	switch {
+	case aksRestricted.Has(name):
+		return exclude(ExcludedAKSRestricted, "AKS does not allow this size for nodes")
+	case karpenterRestricted.Has(name):
+		return exclude(ExcludedKarpenterRestricted, "Karpenter on Azure does not use this size")
+	}
+	sku, err := NewSKU(raw, b.region)
+	if err != nil {
+		return exclude(ExcludedBadSKU, err.Error())
+	}
+	if sku.ResourceType != "" && !strings.EqualFold(sku.ResourceType, "virtualMachines") {
+		return exclude(ExcludedNotVirtualMachine, "resourceType "+sku.ResourceType)
+	}
+	size, err := ParseSize(sku.Size)
+	if err != nil {
+		return exclude(ExcludedBadSize, err.Error())
+	}
+	c := &candidate{sku: sku, size: size}
+	if sku.GPUs > 0 {
+		if g, ok := LookupGPU(size); ok {
+			c.gpu = &g
+		}
+	}
+	for _, r := range b.rules {
+		if r.fails(c) {
+			return exclude(r.kind, r.why(c))
+		}
+	}
+	if b.admitted[name] {
+		return exclude(ExcludedDuplicate, "an earlier record has the same name")
+	}
+	b.admitted[name] = true
+	return c, nil
+}
+
+func (b *builder) instanceType(c *candidate) (*InstanceType, error) {
+	res, err := b.reserve(c.sku)
+	if err != nil {
+		return nil, err
+	}
+	offerings := b.offerings(c)
+	maxEphemeralGB, _ := FindMaxEphemeral(c.sku)
+	it := &InstanceType{
+		Name:            c.sku.Name,
+		Offerings:       offerings,
+		Capacity:        computeCapacity(c, b.capacity),
+		Overhead:        Overhead{res.KubeReserved, res.SystemReserved, res.EvictionThreshold},
+		SKU:             c.sku,
+		EphemeralOSDisk: ChooseOSDisk(c.sku, b.capacity.osDiskSizeGB),
+	}
+	it.Requirements = b.instanceRequirements(c, offerings, maxEphemeralGB)
+	it.allocatable = allocatable(it.Capacity, it.Overhead)
+	return it, nil
+}
+
+// reserve returns the kubelet reservation of sku, computed once per (vCPUs, memory): sizes of
+// different series share them. The lists are shared between those instance types.
+func (b *builder) reserve(sku *SKU) (kubeletconfig.Reservation, error) {
+	key := reservationKey{sku.VCPUs, sku.MemoryGiB}
+	if r, ok := b.reservations[key]; ok {
+		return r, nil
+	}
+	r, err := kubeletconfig.Reserve(kubeletconfig.ReservationInput{
+		VCPUs:     sku.VCPUs,
+		MemoryMiB: sku.MemoryGiB * 1024,
+		MaxPods:   b.capacity.maxPods,
+		Policy:    b.policy,
+	})
+	if err != nil {
+		return r, fmt.Errorf("reservation: %w", err)
+	}
+	b.reservations[key] = r
+	return r, nil
+}
+
+// offerings returns every zone (plus the regional "0") × capacity type of c, priced, in
+// compareOfferings order. They are generated in that order rather than sorted: every offering of one
+// capacity type has the same price, so the cheaper type (spot on a tie) comes first, and within it the
+// zonal offerings in zone order (c.sku.Zones is sorted) come before the regional one.
+func (b *builder) offerings(c *candidate) Offerings {
+	sku := c.sku
+	onDemand, spot := b.prices(sku.Name)
+	types := []string{api.CapacityTypeOnDemand}
+	switch {
+	case sku.LowPriorityCapable && spot <= onDemand:
+		types = []string{api.CapacityTypeSpot, api.CapacityTypeOnDemand}
+	case sku.LowPriorityCapable:
+		types = []string{api.CapacityTypeOnDemand, api.CapacityTypeSpot}
+	}
+	out := make(Offerings, 0, (len(sku.Zones)+1)*len(types))
+	for _, ct := range types {
+		price := onDemand
+		if ct == api.CapacityTypeSpot {
+			price = spot
+		}
+		for i := 0; i <= len(sku.Zones); i++ {
+			zone, ultra := api.RegionalZone, sku.UltraSSDAvailable
+			if i < len(sku.Zones) {
+				zone, ultra = b.zoneLabel(sku.Zones[i]), slices.Contains(sku.UltraSSDZones, sku.Zones[i])
+			}
+			o := Offering{Zone: zone, CapacityType: ct, Price: price, UltraSSD: ultra}
+			o.Available = b.opts.Unavailable == nil || !b.opts.Unavailable(sku.Name, zone, ct)
+			o.Requirements = b.offeringRequirements(o)
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// prices returns the on-demand and spot price of a SKU; MissingPrice for both when the size is
+// unknown or unpriced.
+func (b *builder) prices(name string) (onDemand, spot float64) {
+	if b.opts.KnownSKUs != nil && !b.opts.KnownSKUs[name] {
+		return pricing.MissingPrice, pricing.MissingPrice
+	}
+	p, ok := b.opts.Prices.Lookup(name)
+	if !ok {
+		return pricing.MissingPrice, pricing.MissingPrice
+	}
+	return p.OnDemand, p.Spot
+}
+
+func (b *builder) zoneLabel(zone string) string {
+	label, ok := b.zoneLabels[zone]
+	if !ok {
+		label = b.region + "-" + zone
+		b.zoneLabels[zone] = label
+	}
+	return label
+}
+
+// catalogue sorts the results: instance types by (unknown last, cheapest available price, name),
+// exclusions by (name, kind, reason).
+func (b *builder) catalogue() *Catalogue {
+	type ranked struct {
+		it      *InstanceType
+		unknown bool
+		price   float64
+	}
+	rank := make([]ranked, len(b.types))
+	for i, it := range b.types {
+		price := math.Inf(1)
+		if o, ok := it.Offerings.Cheapest(); ok {
+			price = o.Price
+		}
+		rank[i] = ranked{it, b.opts.KnownSKUs != nil && !b.opts.KnownSKUs[it.Name], price}
+	}
+	slices.SortFunc(rank, func(x, y ranked) int {
+		if x.unknown != y.unknown {
+			if x.unknown {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Or(cmp.Compare(x.price, y.price), cmp.Compare(x.it.Name, y.it.Name))
+	})
+	types := make([]*InstanceType, len(rank))
+	for i, r := range rank {
+		types[i] = r.it
+	}
+	excluded := slices.Clone(b.excluded)
+	slices.SortFunc(excluded, func(x, y Excluded) int {
+		return cmp.Or(cmp.Compare(x.Name, y.Name), cmp.Compare(x.Kind, y.Kind), cmp.Compare(x.Reason, y.Reason))
+	})
+	if excluded == nil {
+		excluded = []Excluded{}
+	}
+	return &Catalogue{Region: b.region, InstanceTypes: types, Excluded: excluded}
+}

@@ -1,0 +1,67 @@
+package instancetype
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestFindMaxEphemeral is reference case 2.
+func TestFindMaxEphemeral(t *testing.T) {
+	tests := []struct {
+		name      string
+		sizeGB    int64
+		placement string
+	}{
+		{"Standard_B20ms", 32, PlacementCacheDisk},
+		{"Standard_D128ds_v6", 7559, PlacementNvmeDisk},
+		{"Standard_D16plds_v5", 429, PlacementCacheDisk},
+		{"Standard_D2as_v6", 0, ""},
+		{"Standard_NC24ads_A100_v4", 274, PlacementCacheDisk}, // NVMe present but not an allowed placement
+		{"Standard_D64s_v3", 1717, PlacementCacheDisk},
+		{"Standard_A0", 0, ""},
+		{"Standard_D2_v2", 0, ""},
+		{"Standard_D2s_v3", 53, PlacementCacheDisk},
+		{"Standard_E4d_v5", 161, PlacementResourceDisk}, // no cache disk: the temp disk
+		{"Standard_NC6s_v3", 343, PlacementCacheDisk},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			size, placement := FindMaxEphemeral(fixtureSKU(t, "southcentralus", tc.name))
+			assert.Equal(t, tc.sizeGB, size)
+			assert.Equal(t, tc.placement, placement)
+		})
+	}
+	size, placement := FindMaxEphemeral(nil)
+	assert.Zero(t, size)
+	assert.Empty(t, placement)
+}
+
+// TestChooseOSDisk covers reference case 3 and where napkit deliberately differs from Karpenter
+// (B20ms: Karpenter uses a managed disk, napkit the 171 GB temp disk).
+func TestChooseOSDisk(t *testing.T) {
+	tests := []struct {
+		name   string
+		osDisk int64
+		want   EphemeralDisk
+	}{
+		{"Standard_D64s_v3", 128, EphemeralDisk{Placement: PlacementCacheDisk, SizeGB: 128, LocalDiskGB: 1717}},
+		{"Standard_D64s_v3", 256, EphemeralDisk{Placement: PlacementCacheDisk, SizeGB: 256, LocalDiskGB: 1717}},
+		{"Standard_D2s_v3", 128, EphemeralDisk{SizeGB: 128}},
+		{"Standard_D2s_v3", 50, EphemeralDisk{Placement: PlacementCacheDisk, SizeGB: 50, LocalDiskGB: 53}},
+		{"Standard_B20ms", 128, EphemeralDisk{Placement: PlacementResourceDisk, SizeGB: 128, LocalDiskGB: 171}},
+		{"Standard_B20ms", 30, EphemeralDisk{Placement: PlacementCacheDisk, SizeGB: 30, LocalDiskGB: 32}},
+		{"Standard_B20ms", 200, EphemeralDisk{SizeGB: 200}},
+		{"Standard_D128ds_v6", 100, EphemeralDisk{Placement: PlacementNvmeDisk, SizeGB: 100, LocalDiskGB: 7559}},
+		{"Standard_NC24ads_A100_v4", 512, EphemeralDisk{SizeGB: 512}}, // NVMe is not an allowed placement
+		{"Standard_NC6s_v3", 128, EphemeralDisk{Placement: PlacementCacheDisk, SizeGB: 128, LocalDiskGB: 343}},
+		{"Standard_D2_v2", 30, EphemeralDisk{SizeGB: 30}}, // ephemeral OS disk not supported
+		{"Standard_D2as_v6", 30, EphemeralDisk{SizeGB: 30}},
+	}
+	for _, tc := range tests {
+		got := ChooseOSDisk(fixtureSKU(t, "southcentralus", tc.name), tc.osDisk)
+		assert.Equal(t, tc.want, got, "%s at %d GB", tc.name, tc.osDisk)
+		assert.Equal(t, tc.want.Placement != "", got.Ephemeral())
+	}
+	assert.Equal(t, EphemeralDisk{SizeGB: 128}, ChooseOSDisk(nil, 128))
+}

@@ -1,0 +1,124 @@
+package instancetype
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/azuredata"
+	"github.com/napkit/napkit/kubeletconfig"
+	"github.com/napkit/napkit/pricing"
+)
+
+// Options configure Build. Only Region is required.
+type Options struct {
+	// Region is the ARM region the SKUs were listed for, e.g. "eastus".
+	Region string
+	// NodeClass is the AKSNodeClass the nodes are built from; nil means every default (Ubuntu, 128 GB
+	// OS disk, GPU driver installed, no encryption at host or trusted launch).
+	NodeClass *api.AKSNodeClass
+	// Network is the cluster's network setup; it decides the default pod limit (see
+	// kubeletconfig.MaxPods). Pass api.DefaultClusterNetwork() for Azure CNI overlay.
+	Network api.ClusterNetwork
+	// Prices are the region's prices; the zero value prices everything at pricing.MissingPrice.
+	Prices pricing.RegionPrices
+	// KnownSKUs lists the VM sizes napkit knows (DefaultKnownSKUs). Others are kept but priced at
+	// pricing.MissingPrice, so they are chosen only when nothing known fits. Nil means all are known.
+	KnownSKUs map[string]bool
+	// VMMemoryOverheadPercent is the fraction of nominal memory the hypervisor keeps, in [0, 1);
+	// 0 means DefaultVMMemoryOverheadPercent.
+	VMMemoryOverheadPercent float64
+	// ReservationPolicy selects the kube-reserved memory policy; "" means kubeletconfig.PolicyMaxPods.
+	ReservationPolicy kubeletconfig.Policy
+	// Unavailable reports offerings known to be out of capacity (the launch package's cache of
+	// insufficient-capacity errors). zone is the zone label ("eastus-1", or "0" for regional) and
+	// capacityType is "spot" or "on-demand". Nil means everything is available.
+	Unavailable func(sku, zone, capacityType string) bool
+}
+
+// settings are Options checked and with defaults applied.
+type settings struct {
+	region   string // lower case, as zone labels spell it
+	class    nodeClassSettings
+	capacity capacityInput
+	policy   kubeletconfig.Policy
+}
+
+func (o Options) resolve() (settings, error) {
+	s := settings{region: strings.ToLower(o.Region), policy: o.ReservationPolicy}
+	if strings.TrimSpace(o.Region) == "" {
+		return s, &OptionError{Option: "Region", Value: strconv.Quote(o.Region), Reason: "must name an ARM region"}
+	}
+	fraction := o.VMMemoryOverheadPercent
+	if math.IsNaN(fraction) || fraction < 0 || fraction >= 1 {
+		return s, &OptionError{Option: "VMMemoryOverheadPercent", Value: strconv.FormatFloat(fraction, 'g', -1, 64),
+			Reason: "must be in [0, 1) (a fraction, 0 for the default 0.075)"}
+	}
+	if fraction == 0 {
+		fraction = DefaultVMMemoryOverheadPercent
+	}
+	switch o.ReservationPolicy {
+	case "", kubeletconfig.PolicyMaxPods, kubeletconfig.PolicyAKSBrackets:
+	default:
+		return s, &OptionError{Option: "ReservationPolicy", Value: strconv.Quote(string(o.ReservationPolicy)),
+			Reason: fmt.Sprintf("must be %q or %q", kubeletconfig.PolicyMaxPods, kubeletconfig.PolicyAKSBrackets)}
+	}
+	class, err := resolveNodeClass(o.NodeClass)
+	if err != nil {
+		return s, err
+	}
+	maxPods := kubeletconfig.MaxPods(o.NodeClass, o.Network)
+	if maxPods < 1 {
+		return s, &OptionError{Option: "NodeClass.spec.maxPods", Value: strconv.Itoa(int(maxPods)),
+			Reason: "must be at least 1"}
+	}
+	s.class = class
+	s.capacity = capacityInput{overheadFraction: fraction, osDiskSizeGB: class.osDiskSizeGB, maxPods: maxPods}
+	return s, nil
+}
+
+// DefaultKnownSKUs returns the VM sizes napkit knows, from the list embedded in package azuredata
+// (Karpenter's known_skus.yaml: 1,502 names).
+func DefaultKnownSKUs() (map[string]bool, error) {
+	data, err := azuredata.KnownSKUs()
+	if err != nil {
+		return nil, fmt.Errorf("instancetype: known SKUs: %w", err)
+	}
+	r := csv.NewReader(bytes.NewReader(data))
+	header, err := r.Read()
+	if err != nil || len(header) == 0 || header[0] != "name" {
+		return nil, fmt.Errorf("instancetype: known SKUs: want a CSV with a name column first, got header %q", header)
+	}
+	known := make(map[string]bool, 1600)
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return known, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("instancetype: known SKUs: %w", err)
+		}
+		known[rec[0]] = true
+	}
+}
+
+// LoadDefault returns the embedded full-region SKU catalogue of region (eastus or westus2), parsed.
+func LoadDefault(region string) ([]*armcompute.ResourceSKU, error) {
+	data, err := azuredata.Catalog(region)
+	if err != nil {
+		return nil, fmt.Errorf("instancetype: %w", err)
+	}
+	skus, err := ParseSKUs(data)
+	if err != nil {
+		return nil, fmt.Errorf("instancetype: embedded catalogue %s: %w", region, err)
+	}
+	return skus, nil
+}

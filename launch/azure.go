@@ -1,0 +1,96 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"net/http"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v7"
+	"golang.org/x/sync/semaphore"
+)
+
+// AzureLauncher is the Launcher for Azure VMs, on the real armcompute and
+// armnetwork clients. It is safe for concurrent use.
+type AzureLauncher struct {
+	opts AzureOptions
+	vms  *armcompute.VirtualMachinesClient
+	nics *armnetwork.InterfacesClient
+	sem  *semaphore.Weighted
+}
+
+var _ Launcher = (*AzureLauncher)(nil)
+
+// NewAzureLauncher validates opts, fills defaults and builds the ARM clients.
+func NewAzureLauncher(opts AzureOptions) (*AzureLauncher, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults()
+	vms, err := armcompute.NewVirtualMachinesClient(opts.SubscriptionID, opts.Credential, opts.ClientOptions)
+	if err != nil {
+		return nil, fmt.Errorf("%w: virtual machines client: %w", ErrInvalidOptions, err)
+	}
+	nics, err := armnetwork.NewInterfacesClient(opts.SubscriptionID, opts.Credential, opts.ClientOptions)
+	if err != nil {
+		return nil, fmt.Errorf("%w: network interfaces client: %w", ErrInvalidOptions, err)
+	}
+	return &AzureLauncher{opts: opts, vms: vms, nics: nics, sem: semaphore.NewWeighted(int64(opts.MaxConcurrency))}, nil
+}
+
+// Cache returns the unavailable-offerings cache the launcher marks.
+func (l *AzureLauncher) Cache() *UnavailableOfferings { return l.opts.Cache }
+
+// acquire takes one of MaxConcurrency slots for a create or delete.
+func (l *AzureLauncher) acquire(ctx context.Context) (release func(), err error) {
+	if err := l.sem.Acquire(ctx, 1); err != nil {
+		return nil, err
+	}
+	return func() { l.sem.Release(1) }, nil
+}
+
+// rand returns the tie-break source of one NodeClaim: the same seed and name
+// give the same choices however launches interleave.
+func (l *AzureLauncher) rand(nodeClaimName string) *rand.Rand {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(nodeClaimName))
+	return rand.New(rand.NewPCG(l.opts.Seed, h.Sum64()))
+}
+
+// providerID is the provider ID of a VM in the launcher's resource group.
+func (l *AzureLauncher) providerID(vmName string) string {
+	return ProviderID(l.opts.SubscriptionID, l.opts.ResourceGroup, vmName)
+}
+
+// nicID is the resource ID of a NIC in the launcher's resource group.
+func (l *AzureLauncher) nicID(name string) string {
+	return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s/providers/Microsoft.Network/networkInterfaces/%s",
+		l.opts.SubscriptionID, l.opts.ResourceGroup, name)
+}
+
+// isNotFound reports an ARM 404.
+func isNotFound(err error) bool {
+	re, ok := errors.AsType[*azcore.ResponseError](err)
+	return ok && re.StatusCode == http.StatusNotFound
+}
+
+// armRejected reports an ARM 4xx answer: ARM looked at the request and
+// refused it, so it made nothing.
+func armRejected(err error) bool {
+	re, ok := errors.AsType[*azcore.ResponseError](err)
+	return ok && re.StatusCode >= 400 && re.StatusCode < 500 && re.StatusCode != http.StatusRequestTimeout
+}
+
+// cloudError wraps an ARM failure of a non-launch operation with the sentinel
+// callers test for.
+func cloudError(op, name string, err error) error {
+	sentinel := ErrCloud
+	if re, ok := errors.AsType[*azcore.ResponseError](err); ok && re.StatusCode == http.StatusTooManyRequests {
+		sentinel = ErrThrottled
+	}
+	return fmt.Errorf("%s %s: %w: %w", op, name, sentinel, err)
+}

@@ -1,0 +1,157 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
+)
+
+// Create launches req: it reuses an existing VM of the NodeClaim's name, else
+// tries up to MaxAttempts offerings, best first, until one launches. Every
+// ARM failure marks the cache (see ClassifyError), and failures that other
+// offerings could avoid move on to the next one. The final failure is
+// returned as a *LaunchError.
+func (l *AzureLauncher) Create(ctx context.Context, req *Request) (*Instance, error) {
+	if req == nil {
+		return nil, newLaunchError(ReasonInvalidRequest, "", Choice{}, errors.New("nil request"))
+	}
+	if err := req.Validate(); err != nil {
+		return nil, newLaunchError(ReasonInvalidRequest, req.NodeClaimName, Choice{}, err)
+	}
+	release, err := l.acquire(ctx)
+	if err != nil {
+		return nil, newLaunchError(ReasonCloudError, req.NodeClaimName, Choice{}, err)
+	}
+	defer release()
+	if inst, err := l.reuse(ctx, req.NodeClaimName); inst != nil || err != nil {
+		return inst, err
+	}
+	return l.launch(ctx, req)
+}
+
+// launch tries offerings until one launches or a failure says the others
+// would fail too.
+func (l *AzureLauncher) launch(ctx context.Context, req *Request) (*Instance, error) {
+	rnd := l.rand(req.NodeClaimName)
+	tried := map[string]bool{}
+	usable := func(c Choice) bool {
+		return c.Offering.Available && !tried[c.Placement().Key()] && !l.opts.Cache.IsUnavailable(c.Placement())
+	}
+	var last *LaunchError
+	for range l.opts.MaxAttempts {
+		c, ok := choose(req.Candidates, rnd, usable)
+		if !ok {
+			break
+		}
+		tried[c.Placement().Key()] = true
+		inst, err := l.attempt(ctx, req, c)
+		if err == nil {
+			return inst, nil
+		}
+		last = err
+		if !err.Reason.offeringSpecific() {
+			break
+		}
+	}
+	if last != nil {
+		return nil, last
+	}
+	return nil, newLaunchError(ReasonInsufficientCapacity, req.NodeClaimName, Choice{},
+		fmt.Errorf("no available offering among %d candidates", len(req.Candidates)))
+}
+
+// attempt makes the NIC, then the VM, for one offering; on failure it removes
+// what it made and classifies the error.
+func (l *AzureLauncher) attempt(ctx context.Context, req *Request, c Choice) (*Instance, *LaunchError) {
+	name := ResourceName(req.NodeClaimName)
+	log := l.opts.Logger.With("nodeClaim", req.NodeClaimName, "sku", c.Candidate.SKU,
+		"zone", c.Offering.Zone, "capacityType", c.Offering.CapacityType)
+	log.Info("launching")
+	tags := resourceTags(l.opts.ClusterName, req.NodePool, req.Tags)
+	nicID, err := l.putNIC(ctx, req, c, tags)
+	if err != nil {
+		return nil, l.failed(ctx, log, req, c, err, false)
+	}
+	poller, err := l.vms.BeginCreateOrUpdate(ctx, l.opts.ResourceGroup, name, l.vmBody(req, c, nicID, tags), nil)
+	if err != nil {
+		return nil, l.failed(ctx, log, req, c, err, !armRejected(err))
+	}
+	resp, err := pollUntilDone(ctx, poller, l.opts.PollFrequency)
+	if err != nil {
+		return nil, l.failed(ctx, log, req, c, err, true)
+	}
+	inst, err := l.instance(&resp.VirtualMachine)
+	if err != nil {
+		return nil, newLaunchError(ReasonCloudError, req.NodeClaimName, c, err)
+	}
+	log.Info("launched", "providerID", inst.ProviderID)
+	return inst, nil
+}
+
+// failed classifies err (marking the cache) and removes the attempt's VM,
+// when it may exist, and NIC, reporting cleanup failures alongside err.
+func (l *AzureLauncher) failed(ctx context.Context, log *slog.Logger, req *Request, c Choice, err error, vmMayExist bool) *LaunchError {
+	le := ClassifyError(err, req.NodeClaimName, c, l.opts.Cache)
+	log.Warn("launch failed", "reason", le.Reason, "error", err)
+	if cleanupErr := l.cleanup(ctx, ResourceName(req.NodeClaimName), vmMayExist); cleanupErr != nil {
+		le.Err = errors.Join(le.Err, cleanupErr)
+	}
+	return le
+}
+
+// cleanup deletes a failed attempt's VM (when it may exist) and NIC. It
+// outlives the caller's context: a cancelled launch must not leave them.
+func (l *AzureLauncher) cleanup(ctx context.Context, name string, vmMayExist bool) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	if vmMayExist {
+		if err := l.deleteVM(ctx, name); err != nil {
+			return err
+		}
+	}
+	return l.deleteNIC(ctx, name)
+}
+
+// reuse returns the NodeClaim's existing VM, if any. A failed VM is deleted
+// so the launch starts afresh; one being deleted is an error to retry later.
+func (l *AzureLauncher) reuse(ctx context.Context, nodeClaimName string) (*Instance, error) {
+	name := ResourceName(nodeClaimName)
+	resp, err := l.vms.Get(ctx, l.opts.ResourceGroup, name, nil)
+	if isNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, ClassifyError(err, nodeClaimName, Choice{}, nil)
+	}
+	switch provisioningState(&resp.VirtualMachine) {
+	case StateDeleting:
+		return nil, newLaunchError(ReasonCloudError, nodeClaimName, Choice{}, fmt.Errorf("VM %s is being deleted", name))
+	case StateFailed:
+		if err := l.deleteVM(ctx, name); err != nil {
+			return nil, newLaunchError(ReasonCloudError, nodeClaimName, Choice{}, err)
+		}
+		return nil, nil
+	}
+	l.opts.Logger.Info("reusing existing VM", "nodeClaim", nodeClaimName)
+	inst, err := l.instance(&resp.VirtualMachine)
+	if err != nil {
+		return nil, newLaunchError(ReasonCloudError, nodeClaimName, Choice{}, err)
+	}
+	return inst, nil
+}
+
+// provisioningState normalises a VM's provisioning state.
+func provisioningState(vm *armcompute.VirtualMachine) State {
+	if vm.Properties == nil || vm.Properties.ProvisioningState == nil {
+		return StateUnknown
+	}
+	switch s := State(*vm.Properties.ProvisioningState); s {
+	case StateCreating, StateUpdating, StateSucceeded, StateFailed, StateDeleting:
+		return s
+	default:
+		return StateUnknown
+	}
+}

@@ -1,0 +1,127 @@
+package launch
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
+)
+
+// Get returns the VM named by providerID.
+func (l *AzureLauncher) Get(ctx context.Context, providerID string) (*Instance, error) {
+	ref, err := l.parseOwnProviderID(providerID)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := l.vms.Get(ctx, l.opts.ResourceGroup, ref.Name, nil)
+	if isNotFound(err) {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, providerID)
+	}
+	if err != nil {
+		return nil, cloudError("get virtual machine", ref.Name, err)
+	}
+	return l.instance(&resp.VirtualMachine)
+}
+
+// List returns the VMs tagged for the cluster, by name. It pages through
+// the resource group's VMs and filters by tag here, which needs no Resource
+// Graph access.
+func (l *AzureLauncher) List(ctx context.Context) ([]*Instance, error) {
+	vms, err := l.listVMs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Instance, 0, len(vms))
+	for _, vm := range vms {
+		inst, err := l.instance(vm)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, inst)
+	}
+	return out, nil
+}
+
+// listVMs returns the cluster's VMs, sorted by name.
+func (l *AzureLauncher) listVMs(ctx context.Context) ([]*armcompute.VirtualMachine, error) {
+	var vms []*armcompute.VirtualMachine
+	pager := l.vms.NewListPager(l.opts.ResourceGroup, nil)
+	for pager.More() {
+		page, err := pager.NextPage(ctx)
+		if err != nil {
+			return nil, cloudError("list virtual machines in", l.opts.ResourceGroup, err)
+		}
+		for _, vm := range page.Value {
+			if vm != nil && vm.Name != nil && l.owns(vm.Tags) {
+				vms = append(vms, vm)
+			}
+		}
+	}
+	slices.SortFunc(vms, func(a, b *armcompute.VirtualMachine) int { return strings.Compare(*a.Name, *b.Name) })
+	return vms, nil
+}
+
+// owns reports whether tags mark a resource as this cluster's.
+func (l *AzureLauncher) owns(tags map[string]*string) bool {
+	v := tags[TagCluster]
+	return v != nil && *v == l.opts.ClusterName
+}
+
+// instance converts a VM to an Instance.
+func (l *AzureLauncher) instance(vm *armcompute.VirtualMachine) (*Instance, error) {
+	name := deref(vm.Name)
+	zone, err := zoneLabel(deref(vm.Location), vm.Zones)
+	if err != nil {
+		return nil, fmt.Errorf("%w: VM %s: %w", ErrCloud, name, err)
+	}
+	nodeClaim, _ := NodeClaimName(name)
+	tags := fromARMTags(vm.Tags)
+	inst := &Instance{
+		Name:          name,
+		ProviderID:    l.providerID(name),
+		Zone:          zone,
+		CapacityType:  CapacityTypeOnDemand,
+		NodeClaimName: nodeClaim,
+		NodePool:      tags[TagNodePool],
+		Tags:          tags,
+		State:         provisioningState(vm),
+	}
+	if p := vm.Properties; p != nil {
+		inst.CreatedAt = derefTime(p.TimeCreated)
+		if p.Priority != nil && *p.Priority == armcompute.VirtualMachinePriorityTypesSpot {
+			inst.CapacityType = CapacityTypeSpot
+		}
+		if p.HardwareProfile != nil && p.HardwareProfile.VMSize != nil {
+			inst.SKU = string(*p.HardwareProfile.VMSize)
+		}
+		inst.ImageID = imageID(p.StorageProfile)
+	}
+	return inst, nil
+}
+
+func imageID(sp *armcompute.StorageProfile) string {
+	if sp == nil || sp.ImageReference == nil {
+		return ""
+	}
+	if id := deref(sp.ImageReference.CommunityGalleryImageID); id != "" {
+		return id
+	}
+	return deref(sp.ImageReference.ID)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func derefTime(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return *t
+}

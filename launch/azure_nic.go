@@ -1,0 +1,68 @@
+package launch
+
+import (
+	"context"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v7"
+)
+
+// nicBody is the NIC of a launch: one dynamic IPv4 configuration on the
+// subnet, accelerated networking as the SKU allows, the load-balancer
+// backend pools, and the launch tags.
+func (l *AzureLauncher) nicBody(req *Request, c Choice, tags map[string]string) armnetwork.Interface {
+	name := ResourceName(req.NodeClaimName)
+	ipConfig := &armnetwork.InterfaceIPConfigurationPropertiesFormat{
+		Primary:                   to.Ptr(true),
+		PrivateIPAllocationMethod: to.Ptr(armnetwork.IPAllocationMethodDynamic),
+		PrivateIPAddressVersion:   to.Ptr(armnetwork.IPVersionIPv4),
+		Subnet:                    &armnetwork.Subnet{ID: to.Ptr(req.SubnetID)},
+	}
+	for _, pool := range req.LoadBalancerBackendPools {
+		ipConfig.LoadBalancerBackendAddressPools = append(ipConfig.LoadBalancerBackendAddressPools,
+			&armnetwork.BackendAddressPool{ID: to.Ptr(pool)})
+	}
+	props := &armnetwork.InterfacePropertiesFormat{
+		EnableAcceleratedNetworking: to.Ptr(c.Candidate.AcceleratedNetworking),
+		EnableIPForwarding:          to.Ptr(false),
+		IPConfigurations:            []*armnetwork.InterfaceIPConfiguration{{Name: to.Ptr(name), Properties: ipConfig}},
+	}
+	if req.NetworkSecurityGroupID != "" {
+		props.NetworkSecurityGroup = &armnetwork.SecurityGroup{ID: to.Ptr(req.NetworkSecurityGroupID)}
+	}
+	return armnetwork.Interface{
+		Location:   to.Ptr(l.opts.Location),
+		Properties: props,
+		Tags:       toARMTags(nicTags(tags, l.opts.Clock())),
+	}
+}
+
+// putNIC creates or updates the NIC and returns its ID. PUT is idempotent, so
+// a retry after a crash rewrites the same NIC.
+func (l *AzureLauncher) putNIC(ctx context.Context, req *Request, c Choice, tags map[string]string) (string, error) {
+	name := ResourceName(req.NodeClaimName)
+	poller, err := l.nics.BeginCreateOrUpdate(ctx, l.opts.ResourceGroup, name, l.nicBody(req, c, tags), nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := pollUntilDone(ctx, poller, l.opts.PollFrequency)
+	if err != nil {
+		return "", err
+	}
+	if resp.ID != nil {
+		return *resp.ID, nil
+	}
+	return l.nicID(name), nil
+}
+
+// deleteNIC deletes the NIC; a NIC that is already gone is success.
+func (l *AzureLauncher) deleteNIC(ctx context.Context, name string) error {
+	poller, err := l.nics.BeginDelete(ctx, l.opts.ResourceGroup, name, nil)
+	if err == nil {
+		_, err = pollUntilDone(ctx, poller, l.opts.PollFrequency)
+	}
+	if err != nil && !isNotFound(err) {
+		return cloudError("delete network interface", name, err)
+	}
+	return nil
+}

@@ -1,0 +1,127 @@
+package launch
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
+)
+
+// Defaults applied by NewAzureLauncher to zero AzureOptions fields.
+const (
+	// DefaultPollFrequency is how often a long-running operation is polled
+	// when ARM sends no Retry-After.
+	DefaultPollFrequency = 3 * time.Second
+	// DefaultMaxConcurrency bounds concurrent creates and deletes per launcher.
+	DefaultMaxConcurrency = 50
+	// DefaultMaxAttempts is how many offerings one Create tries.
+	DefaultMaxAttempts = 3
+	// DefaultTryTimeout bounds one HTTP try when ClientOptions set none, so a
+	// hung connection is retried instead of stalling a launch.
+	DefaultTryTimeout = 2 * time.Minute
+	// cleanupTimeout bounds the removal of a failed launch's resources, which
+	// runs even after the caller's context ends.
+	cleanupTimeout = 2 * time.Minute
+)
+
+// AzureOptions configures an AzureLauncher.
+type AzureOptions struct {
+	// SubscriptionID, ResourceGroup (the node resource group) and Location
+	// say where VMs and NICs go.
+	SubscriptionID string
+	ResourceGroup  string
+	Location       string
+	// ClusterName is written to the TagCluster tag and scopes List and GC.
+	ClusterName string
+	// Credential authenticates ARM requests.
+	Credential azcore.TokenCredential
+	// ClientOptions configure the azcore pipeline: the transport seam (a
+	// simulated Azure in tests), retries (Retry-After is honoured by azcore's
+	// retry policy) and cloud. Nil means azcore's defaults.
+	ClientOptions *arm.ClientOptions
+	// PollFrequency is the long-running-operation polling interval.
+	PollFrequency time.Duration
+	// MaxConcurrency bounds creates and deletes in flight at once.
+	MaxConcurrency int
+	// MaxAttempts bounds how many offerings one Create tries.
+	MaxAttempts int
+	// Seed makes offering tie-breaks reproducible.
+	Seed uint64
+	// Clock is the time source (time.Now if nil).
+	Clock func() time.Time
+	// Cache is the unavailable-offerings cache to read and mark; share it
+	// with the instance type catalogue. Nil means a private one.
+	Cache *UnavailableOfferings
+	// Logger receives launch events; never request payloads. Nil discards.
+	Logger *slog.Logger
+}
+
+// validate reports every missing or out-of-range option.
+func (o AzureOptions) validate() error {
+	var errs []error
+	for _, f := range []struct{ name, value string }{
+		{"SubscriptionID", o.SubscriptionID}, {"ResourceGroup", o.ResourceGroup},
+		{"Location", o.Location}, {"ClusterName", o.ClusterName},
+	} {
+		if f.value == "" {
+			errs = append(errs, fmt.Errorf("%s is required", f.name))
+		}
+	}
+	if o.Credential == nil {
+		errs = append(errs, errors.New("Credential is required"))
+	}
+	for _, f := range []struct {
+		name  string
+		value int64
+	}{
+		{"PollFrequency", int64(o.PollFrequency)}, {"MaxConcurrency", int64(o.MaxConcurrency)}, {"MaxAttempts", int64(o.MaxAttempts)},
+	} {
+		if f.value < 0 {
+			errs = append(errs, fmt.Errorf("%s must not be negative, got %d", f.name, f.value))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %w", ErrInvalidOptions, errors.Join(errs...))
+}
+
+// withDefaults fills zero fields.
+func (o AzureOptions) withDefaults() AzureOptions {
+	if o.PollFrequency == 0 {
+		o.PollFrequency = DefaultPollFrequency
+	}
+	if o.MaxConcurrency == 0 {
+		o.MaxConcurrency = DefaultMaxConcurrency
+	}
+	if o.MaxAttempts == 0 {
+		o.MaxAttempts = DefaultMaxAttempts
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	if o.Cache == nil {
+		o.Cache = NewUnavailableOfferings(o.Clock)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	o.ClientOptions = clientOptions(o.ClientOptions)
+	return o
+}
+
+// clientOptions copies opts and gives it a per-try timeout if it has none.
+func clientOptions(opts *arm.ClientOptions) *arm.ClientOptions {
+	out := &arm.ClientOptions{}
+	if opts != nil {
+		*out = *opts
+	}
+	if out.Retry.TryTimeout == 0 {
+		out.Retry.TryTimeout = DefaultTryTimeout
+	}
+	return out
+}

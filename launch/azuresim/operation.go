@@ -1,0 +1,77 @@
+package azuresim
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// Operation statuses, as ARM's Azure-AsyncOperation endpoint reports them.
+const (
+	statusInProgress = "InProgress"
+	statusSucceeded  = "Succeeded"
+	statusFailed     = "Failed"
+)
+
+// operation is a long-running operation. finish runs once, under the state
+// lock, after OperationPolls InProgress answers; its error fails the operation.
+type operation struct {
+	id      string
+	name    string
+	pending int
+	status  string
+	err     *armError
+	finish  func() *armError
+}
+
+// startOperation registers an operation and returns it with its status URL.
+func (s *Sim) startOperation(c call, provider string, finish func() *armError) (*operation, string) {
+	op := &operation{
+		id:      fmt.Sprintf("op-%06d", s.newID()),
+		name:    c.name,
+		pending: s.opts.OperationPolls,
+		status:  statusInProgress,
+		finish:  finish,
+	}
+	s.operations[op.id] = op
+	return op, fmt.Sprintf("%s/subscriptions/%s/providers/%s/locations/%s/operations/%s?api-version=%s",
+		c.base, s.opts.SubscriptionID, provider, s.opts.Location, op.id, c.query.Get("api-version"))
+}
+
+// asyncReply is an accepted long-running operation: the reply plus the
+// Azure-AsyncOperation header the SDK's poller follows.
+func asyncReply(r reply, opURL string) reply {
+	r.header.Set("Azure-AsyncOperation", opURL)
+	return r
+}
+
+// pollOperation answers an operation status GET.
+func (s *Sim) pollOperation(c call) reply {
+	op, ok := s.operations[c.opID]
+	if !ok {
+		return errorReply(http.StatusNotFound, "NotFound", fmt.Sprintf("operation %s not found", c.opID))
+	}
+	op.advance()
+	body := map[string]any{"name": op.id, "status": op.status}
+	if op.err != nil {
+		body["error"] = op.err
+	}
+	return jsonReply(http.StatusOK, body)
+}
+
+// advance moves the operation one poll on; ARM progresses an operation
+// whether or not anyone watches, and a poll or resource GET is when the
+// simulator looks.
+func (op *operation) advance() {
+	if op.status != statusInProgress {
+		return
+	}
+	if op.pending > 0 {
+		op.pending--
+		return
+	}
+	op.err = op.finish()
+	op.status = statusSucceeded
+	if op.err != nil {
+		op.status = statusFailed
+	}
+}

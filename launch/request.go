@@ -1,0 +1,119 @@
+package launch
+
+import (
+	"github.com/napkit/napkit/api"
+)
+
+// Capacity types and the regional zone, as the api package spells them.
+const (
+	CapacityTypeSpot     = api.CapacityTypeSpot
+	CapacityTypeOnDemand = api.CapacityTypeOnDemand
+	RegionalZone         = api.RegionalZone
+)
+
+// DefaultAdminUsername is the Linux admin user when a Request names none.
+const DefaultAdminUsername = "azureuser"
+
+// Request is everything one launch needs. It is a plain value so that callers
+// (the instancetype and imagefamily adapters, tests) can fill it without
+// importing those packages.
+type Request struct {
+	// NodeClaimName names the VM, NIC, OS disk and computer: aks-<NodeClaimName>.
+	NodeClaimName string
+	// NodePool is written to the karpenter.sh_nodepool tag.
+	NodePool string
+	// Candidates are the instance types that fit, each with its offerings.
+	Candidates []Candidate
+	// Image is the node image to boot.
+	Image ImageRef
+	// CustomData is the base64 bootstrap payload. It carries a bootstrap
+	// token, so it is never logged, formatted or put in an error.
+	CustomData Secret
+	// OSDiskSizeGB is the OS disk size; the disk is ephemeral when the chosen
+	// candidate's ephemeral placement holds it, else managed.
+	OSDiskSizeGB int32
+	// OSDiskEncryptionSetID, when set, encrypts a managed OS disk with it.
+	OSDiskEncryptionSetID string
+	// SubnetID is the NIC's subnet resource ID.
+	SubnetID string
+	// NetworkSecurityGroupID, when set, is attached to the NIC (custom VNETs).
+	NetworkSecurityGroupID string
+	// LoadBalancerBackendPools are backend pool IDs the NIC joins.
+	LoadBalancerBackendPools []string
+	// Identities are user-assigned managed identity resource IDs.
+	Identities []string
+	// AdminUsername defaults to DefaultAdminUsername.
+	AdminUsername string
+	// SSHPublicKey is the admin user's only credential; passwords are disabled.
+	SSHPublicKey string
+	// EncryptionAtHost enables host-based encryption.
+	EncryptionAtHost bool
+	// TrustedLaunch configures the Trusted Launch security type.
+	TrustedLaunch TrustedLaunch
+	// UltraSSD enables the Ultra SSD capability.
+	UltraSSD bool
+	// Tags are the AKSNodeClass tags; "/" in keys becomes "_" and the
+	// launcher's own tags win on conflict.
+	Tags map[string]string
+}
+
+// Candidate is one instance type option with its offerings, as the
+// instancetype catalogue describes it.
+type Candidate struct {
+	// SKU is the ARM VM size, e.g. Standard_D2s_v5.
+	SKU string
+	// Family is the ARM quota family, e.g. standardDSv5Family.
+	Family string
+	// VCPUs is the SKU's vCPU count; the family threshold rule compares it.
+	VCPUs int
+	// AcceleratedNetworking enables accelerated networking on the NIC.
+	AcceleratedNetworking bool
+	// EphemeralOSDiskPlacement is where an ephemeral OS disk goes
+	// (CacheDisk, ResourceDisk, NvmeDisk); empty means managed only.
+	EphemeralOSDiskPlacement string
+	// EphemeralOSDiskMaxGB is the largest ephemeral OS disk that placement holds.
+	EphemeralOSDiskMaxGB int32
+	// Offerings are the (zone, capacity type) places the SKU can launch.
+	Offerings []Offering
+}
+
+// Offering is one place a Candidate can launch.
+type Offering struct {
+	// Zone is the zone label, "<region>-<n>", or RegionalZone ("0").
+	Zone string
+	// CapacityType is CapacityTypeSpot or CapacityTypeOnDemand.
+	CapacityType string
+	// Price is the hourly price used to rank offerings.
+	Price float64
+	// Available is the catalogue's availability (quota, capability).
+	Available bool
+}
+
+// ImageRef is a node image: exactly one of the two forms is set.
+type ImageRef struct {
+	// CommunityGalleryImageID is a /CommunityGalleries/... version ID.
+	CommunityGalleryImageID string
+	// SharedGalleryID is a /subscriptions/.../galleries/... version ID.
+	SharedGalleryID string
+}
+
+// TrustedLaunch selects the TrustedLaunch security type when Enabled.
+type TrustedLaunch struct {
+	Enabled    bool
+	SecureBoot bool
+	VTPM       bool
+}
+
+// usesEphemeralOSDisk reports whether the candidate's ephemeral placement
+// holds a disk of sizeGB.
+func (c Candidate) usesEphemeralOSDisk(sizeGB int32) bool {
+	return c.EphemeralOSDiskPlacement != "" && c.EphemeralOSDiskMaxGB >= sizeGB
+}
+
+// adminUsername returns the admin user, defaulted.
+func (r *Request) adminUsername() string {
+	if r.AdminUsername == "" {
+		return DefaultAdminUsername
+	}
+	return r.AdminUsername
+}

@@ -1,0 +1,121 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/napkit/napkit/api"
+)
+
+// build accumulates one Set across sources, with the names seen so far and the errors met.
+type build struct {
+	kinds map[Kind]DecodeFunc
+	set   *Set
+	seen  map[string]string // object identity → position of its first definition
+	errs  []error
+}
+
+func (d *Decoder) newBuild() *build {
+	kinds := d.kinds
+	if kinds == nil {
+		kinds = DefaultKinds()
+	}
+	return &build{kinds: kinds, set: &Set{}, seen: map[string]string{}}
+}
+
+// source reads every document of one input. Empty documents are not counted, so "document 1" is
+// the first one with content.
+func (b *build) source(data []byte, source string) {
+	index := 0
+	for _, raw := range splitDocuments(data) {
+		js, err := toJSON(raw)
+		if js == nil && err == nil {
+			continue
+		}
+		index++
+		doc := &Document{Source: source, Index: index, Line: raw.line, JSON: js}
+		if err != nil {
+			b.errs = append(b.errs, doc.wrap(err))
+			continue
+		}
+		b.document(doc)
+	}
+}
+
+// document identifies one document and hands it to its kind's DecodeFunc.
+func (b *build) document(doc *Document) {
+	if err := readHeader(doc); err != nil {
+		b.errs = append(b.errs, doc.wrap(err))
+		return
+	}
+	if doc.Kind == kindList && doc.Item == 0 {
+		b.list(doc)
+		return
+	}
+	decode, ok := b.kinds[doc.Kind]
+	if !ok {
+		b.skip(doc)
+		return
+	}
+	if err := b.claim(doc); err != nil {
+		b.errs = append(b.errs, doc.wrap(err))
+		return
+	}
+	if err := decode(doc, b.set); err != nil {
+		b.errs = append(b.errs, doc.wrap(err))
+	}
+}
+
+// list decodes the items of a v1 List (what `kubectl get -o yaml` prints) as documents of their own.
+func (b *build) list(doc *Document) {
+	items, err := unwrapList(doc)
+	if err != nil {
+		b.errs = append(b.errs, doc.wrap(err))
+		return
+	}
+	for i, item := range items {
+		b.document(&Document{Source: doc.Source, Index: doc.Index, Line: doc.Line, Item: i + 1, JSON: item})
+	}
+}
+
+// skip notes a document of a kind napkit does not read; it is not an error, so that manifests for the
+// whole cluster can be passed as they are.
+func (b *build) skip(doc *Document) {
+	msg := fmt.Sprintf("skipped %s: napkit does not read %s", doc.Position(), doc.Kind)
+	var versions []string
+	for k := range b.kinds {
+		if k.Kind == doc.Kind.Kind {
+			versions = append(versions, k.String())
+		}
+	}
+	if len(versions) > 0 {
+		slices.Sort(versions)
+		msg += fmt.Sprintf(" (it reads %s)", strings.Join(versions, ", "))
+	}
+	b.set.Notes = append(b.set.Notes, api.Note{Object: objectRef(doc.Kind.Kind, doc.Name), Message: msg})
+}
+
+// claim records the document's name and rejects a second object of the same kind and name: which
+// one should win is the user's decision, not napkit's.
+func (b *build) claim(doc *Document) error {
+	if doc.Name == "" {
+		return nil // typed kinds reject a missing name in Validate
+	}
+	id := doc.Kind.Kind + " " + doc.Namespace + "/" + doc.Name
+	if first, dup := b.seen[id]; dup {
+		return decodeErr("%s is defined twice; first at %s", doc.Object(), first)
+	}
+	b.seen[id] = doc.Position()
+	return nil
+}
+
+// finish returns the sorted Set, or every error met.
+func (b *build) finish() (*Set, error) {
+	if len(b.errs) > 0 {
+		return nil, errors.Join(b.errs...)
+	}
+	b.set.finish()
+	return b.set, nil
+}

@@ -1,0 +1,27 @@
+// Package manifest reads the YAML and JSON manifests users already have into napkit's types.
+//
+// Decode reads one multi-document stream; DecodeFiles reads files and directories (their *.yaml,
+// *.yml and *.json files, in name order). Both return a Set:
+//
+//   - karpenter.sh/v1 NodePool and NodeClaim and karpenter.azure.com/v1beta1 AKSNodeClass, read
+//     strictly (an unknown or duplicate field is an error naming its path, because a misspelt field
+//     would otherwise be dropped and the object would behave differently than written), then
+//     defaulted and validated with the api package, and sorted by name;
+//   - Kubernetes objects napkit will need later (Pods, Deployments, StatefulSets, DaemonSets, Jobs,
+//     PodDisruptionBudgets, Nodes, ...) kept as raw JSON Objects;
+//   - Notes: defaults napkit chose that the CRDs would not have, documents of kinds it does not read
+//     (skipped, not an error, so that whole-cluster manifests can be passed as they are), and NodePools
+//     whose AKSNodeClass is not among the manifests.
+//
+// Which kinds are read, and how, is a table from apiVersion/kind to a DecodeFunc: DefaultKinds returns
+// it and NewDecoder takes a modified copy, which is how typed decoders for more kinds plug in.
+//
+// Documents may be separated by "---" lines, be empty or hold only comments, or be v1 List objects
+// (as kubectl get -o yaml prints). Every error names the source, the document (1-based, counting
+// documents with content) and its first line, and once known the object; errors about the input wrap
+// ErrDecode and validation errors wrap api.ErrInvalid. All problems are reported together, and on
+// error no Set is returned. Names must be unique per kind (and namespace) across everything read.
+//
+// The same input always gives the same Set, whatever the order of its documents (notes aside, which
+// keep input order).
+package manifest

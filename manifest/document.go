@@ -1,0 +1,50 @@
+package manifest
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Document is one object of the input, converted to JSON and identified by its header. DecodeFuncs
+// receive it.
+type Document struct {
+	// Source names the input: a file path, or the source given to Decode.
+	Source string
+	// Index is the 1-based position of the document among the non-empty documents of the source.
+	Index int
+	// Line is the 1-based line of the source the document starts on.
+	Line int
+	// Item is the 1-based position inside a List document, or 0.
+	Item int
+	// Kind, Name and Namespace come from apiVersion, kind and metadata.
+	Kind      Kind
+	Name      string
+	Namespace string
+	// JSON is the whole document as JSON.
+	JSON []byte
+}
+
+// Position says where the document is, for messages: `seed.yaml document 3 (line 58)`.
+func (d *Document) Position() string {
+	pos := fmt.Sprintf("%s document %d (line %d)", d.Source, d.Index, d.Line)
+	if d.Item > 0 {
+		pos += " item " + strconv.Itoa(d.Item)
+	}
+	return pos
+}
+
+// Object names the object for messages: `NodePool "general"`.
+func (d *Document) Object() string {
+	if d.Kind.Kind == "" {
+		return ""
+	}
+	if d.Namespace != "" {
+		return fmt.Sprintf("%s %s/%s", d.Kind.Kind, d.Namespace, d.Name)
+	}
+	return fmt.Sprintf("%s %q", d.Kind.Kind, d.Name)
+}
+
+// wrap adds the document's position and object to err.
+func (d *Document) wrap(err error) error {
+	return &DocumentError{Position: d.Position(), Object: d.Object(), Err: err}
+}

@@ -1,0 +1,73 @@
+package manifest
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/napkit/napkit/api"
+)
+
+// Set is everything read from a set of manifests: typed Karpenter objects, defaulted and validated,
+// sorted by name; other Kubernetes objects as raw JSON; and the notes raised on the way.
+type Set struct {
+	NodePools   []*api.NodePool
+	NodeClasses []*api.AKSNodeClass
+	NodeClaims  []*api.NodeClaim
+	// Objects are Kubernetes kinds napkit does not type yet (Deployments, Pods, ...), sorted by
+	// apiVersion, kind, namespace and name.
+	Objects []Object
+	// Notes are in input order, followed by notes about references between objects.
+	Notes []api.Note
+}
+
+// Object is a Kubernetes object kept as JSON for a later decoder.
+type Object struct {
+	Kind      Kind
+	Namespace string
+	Name      string
+	// Position is where the object was read, as Document.Position renders it.
+	Position string
+	JSON     json.RawMessage
+}
+
+// NodePool returns the NodePool of that name, or nil.
+func (s *Set) NodePool(name string) *api.NodePool {
+	i := slices.IndexFunc(s.NodePools, func(np *api.NodePool) bool { return np.Name == name })
+	if i < 0 {
+		return nil
+	}
+	return s.NodePools[i]
+}
+
+// NodeClass returns the AKSNodeClass of that name, or nil.
+func (s *Set) NodeClass(name string) *api.AKSNodeClass {
+	i := slices.IndexFunc(s.NodeClasses, func(nc *api.AKSNodeClass) bool { return nc.Name == name })
+	if i < 0 {
+		return nil
+	}
+	return s.NodeClasses[i]
+}
+
+// finish sorts everything so that the same manifests give the same Set whatever their order, and
+// notes NodePools whose node class is not among the manifests.
+func (s *Set) finish() {
+	slices.SortFunc(s.NodePools, func(a, b *api.NodePool) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(s.NodeClasses, func(a, b *api.AKSNodeClass) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(s.NodeClaims, func(a, b *api.NodeClaim) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(s.Objects, func(a, b Object) int {
+		return cmp.Or(cmp.Compare(a.Kind.APIVersion, b.Kind.APIVersion), cmp.Compare(a.Kind.Kind, b.Kind.Kind),
+			cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	for _, np := range s.NodePools {
+		ref := np.Spec.Template.Spec.NodeClassRef
+		if ref != nil && s.NodeClass(ref.Name) == nil {
+			s.Notes = append(s.Notes, api.Note{
+				Object:  objectRef(api.KindNodePool, np.Name),
+				Field:   "spec.template.spec.nodeClassRef.name",
+				Message: fmt.Sprintf("AKSNodeClass %q is not in these manifests; it must exist in the cluster", ref.Name),
+			})
+		}
+	}
+}

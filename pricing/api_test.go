@@ -1,0 +1,165 @@
+package pricing
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// This file holds a fake Retail Prices API for the client and provider tests. It serves pages in
+// the API's documented JSON shape and records the requests it gets.
+
+// fakePage is one page the fake serves.
+type fakePage struct {
+	items  []map[string]any
+	raw    string // served instead of items when set (a malformed page, or an error body)
+	status int    // answered instead of 200 when set
+	block  bool   // hang until the request is cancelled
+}
+
+type fakeAPI struct {
+	srv *httptest.Server
+
+	mu       sync.Mutex
+	pages    map[string][]fakePage // region → pages, in order
+	requests []*http.Request
+}
+
+func newFakeAPI(t *testing.T, pages map[string][]fakePage) *fakeAPI {
+	t.Helper()
+	f := &fakeAPI{pages: pages}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+// setPages replaces what the fake serves, for tests of successive refreshes.
+func (f *fakeAPI) setPages(pages map[string][]fakePage) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pages = pages
+}
+
+func (f *fakeAPI) requestLog() []*http.Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]*http.Request(nil), f.requests...)
+}
+
+func (f *fakeAPI) client(t *testing.T, opts ClientOptions) *Client {
+	t.Helper()
+	opts.BaseURL = f.srv.URL + "/api/retail/prices"
+	c, err := NewClient(opts)
+	if err != nil {
+		t.Fatalf("NewClient: %v", err)
+	}
+	return c
+}
+
+func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	region, index := q.Get("region"), 0
+	if _, after, ok := strings.Cut(q.Get("$filter"), "armRegionName eq '"); ok {
+		region = strings.TrimSuffix(after, "'")
+	}
+	if p := q.Get("page"); p != "" {
+		index, _ = strconv.Atoi(p)
+	}
+	f.mu.Lock()
+	f.requests = append(f.requests, r.Clone(r.Context()))
+	pages := f.pages[region]
+	f.mu.Unlock()
+	if index >= len(pages) {
+		writePage(w, nil, "")
+		return
+	}
+	f.answer(w, r, pages[index], region, index, len(pages))
+}
+
+func (f *fakeAPI) answer(w http.ResponseWriter, r *http.Request, p fakePage, region string, index, count int) {
+	switch {
+	case p.block:
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	case p.status != 0:
+		w.WriteHeader(p.status)
+		_, _ = w.Write([]byte(p.raw))
+	case p.raw != "":
+		_, _ = w.Write([]byte(p.raw))
+	default:
+		next := ""
+		if index+1 < count {
+			next = f.srv.URL + "/api/retail/prices?region=" + region + "&page=" + strconv.Itoa(index+1)
+		}
+		writePage(w, p.items, next)
+	}
+}
+
+func writePage(w http.ResponseWriter, items []map[string]any, next string) {
+	if items == nil {
+		items = []map[string]any{}
+	}
+	body := map[string]any{
+		"BillingCurrency":    "USD",
+		"CustomerEntityId":   "Default",
+		"CustomerEntityType": "Retail",
+		"Items":              items,
+		"NextPageLink":       nil,
+		"Count":              len(items),
+	}
+	if next != "" {
+		body["NextPageLink"] = next
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+// item is one price item with every documented field. meter is the short size name the API uses
+// in meterName and skuName, such as "D2s v3".
+func item(region, armSKU, meter, product string, price float64) map[string]any {
+	return map[string]any{
+		"currencyCode":         "USD",
+		"tierMinimumUnits":     0.0,
+		"retailPrice":          price,
+		"unitPrice":            price,
+		"armRegionName":        region,
+		"location":             "US East",
+		"effectiveStartDate":   "2024-05-01T00:00:00Z",
+		"meterId":              "5bd3c3d6-1a1e-4dfe-a4a2-0c0d28a8e6a1",
+		"meterName":            meter,
+		"productId":            "DZH318Z0BQ4L",
+		"skuId":                "DZH318Z0BQ4L/00Q1",
+		"productName":          product,
+		"skuName":              meter,
+		"serviceName":          "Virtual Machines",
+		"serviceId":            "DZH313Z7MMC8",
+		"serviceFamily":        "Compute",
+		"unitOfMeasure":        "1 Hour",
+		"type":                 "Consumption",
+		"isPrimaryMeterRegion": true,
+		"armSkuName":           armSKU,
+	}
+}
+
+func linux(region, armSKU, meter string, price float64) map[string]any {
+	return item(region, armSKU, meter, "Virtual Machines Series", price)
+}
+
+func windows(region, armSKU, meter string, price float64) map[string]any {
+	return item(region, armSKU, meter, "Virtual Machines Series Windows", price)
+}
+
+func spotItem(region, armSKU, meter string, price float64) map[string]any {
+	return item(region, armSKU, meter+" Spot", "Virtual Machines Series", price)
+}
+
+func lowPriority(region, armSKU, meter string, price float64) map[string]any {
+	return item(region, armSKU, meter+" Low Priority", "Virtual Machines Series", price)
+}

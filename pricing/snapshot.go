@@ -1,0 +1,128 @@
+package pricing
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// FallbackRegion is the region whose prices stand in for a region the data does not cover, as in
+// Karpenter's Azure provider: an approximate price ranks SKUs far better than MissingPrice for all.
+const FallbackRegion = "eastus"
+
+// Note is something a lookup wants the caller to know, such as a fallback to another region's
+// prices. The library does not log; callers log notes. The zero Note means there is nothing to say.
+type Note struct {
+	Message string
+}
+
+// Snapshot is an immutable set of prices by region and SKU. It is safe for concurrent use.
+type Snapshot struct {
+	regions map[string]map[string]Price // region → SKU → normalised price; never changed once built
+	names   []string                    // sorted keys of regions
+}
+
+// NewSnapshot builds a snapshot from prices by region and SKU, for tests and for callers with their
+// own price source. It copies its input. Region names are lower-cased; a price is rejected when
+// OnDemand, or Spot when SpotKnown, is not a valid price (see ErrInvalidPrice).
+func NewSnapshot(prices map[string]map[string]Price) (*Snapshot, error) {
+	regions := make(map[string]map[string]Price, len(prices))
+	for region, skus := range prices {
+		name, err := regionName(region)
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := regions[name]; dup {
+			return nil, fmt.Errorf("pricing: region %q given twice (names are case-insensitive)", region)
+		}
+		table, err := copyPrices(name, skus)
+		if err != nil {
+			return nil, err
+		}
+		regions[name] = table
+	}
+	return newSnapshot(regions), nil
+}
+
+func copyPrices(region string, skus map[string]Price) (map[string]Price, error) {
+	table := make(map[string]Price, len(skus))
+	for sku, p := range skus {
+		if sku == "" {
+			return nil, fmt.Errorf("pricing: region %s: empty SKU name", region)
+		}
+		if !validPrice(p.OnDemand) || (p.SpotKnown && !validPrice(p.Spot)) {
+			return nil, fmt.Errorf("pricing: region %s SKU %s: %w (on-demand %v, spot %v)",
+				region, sku, ErrInvalidPrice, p.OnDemand, p.Spot)
+		}
+		table[sku] = p.normalised()
+	}
+	return table, nil
+}
+
+// newSnapshot wraps regions, which the snapshot then owns.
+func newSnapshot(regions map[string]map[string]Price) *Snapshot {
+	return &Snapshot{regions: regions, names: slices.Sorted(maps.Keys(regions))}
+}
+
+// Region returns the prices of region (case-insensitive). When the snapshot has no prices for it,
+// it returns FallbackRegion's prices and a Note saying so; when it has neither, it returns empty
+// prices and a Note. A nil snapshot has no regions.
+func (s *Snapshot) Region(region string) (RegionPrices, Note) {
+	name := strings.ToLower(region)
+	if table, ok := s.table(name); ok {
+		return RegionPrices{region: name, prices: table}, Note{}
+	}
+	if table, ok := s.table(FallbackRegion); ok {
+		msg := fmt.Sprintf("no prices for region %s; using %s", region, FallbackRegion)
+		return RegionPrices{region: FallbackRegion, prices: table}, Note{Message: msg}
+	}
+	msg := fmt.Sprintf("no prices for region %s nor for the fallback region %s", region, FallbackRegion)
+	return RegionPrices{}, Note{Message: msg}
+}
+
+func (s *Snapshot) table(region string) (map[string]Price, bool) {
+	if s == nil {
+		return nil, false
+	}
+	table, ok := s.regions[region]
+	return table, ok
+}
+
+// Regions returns the names of the regions with prices, sorted. The caller may modify the slice.
+func (s *Snapshot) Regions() []string {
+	if s == nil {
+		return nil
+	}
+	return slices.Clone(s.names)
+}
+
+// withRegion returns a new snapshot that shares s's tables except region's, which becomes table.
+// Sharing is safe because tables are never changed once built.
+func (s *Snapshot) withRegion(region string, table map[string]Price) *Snapshot {
+	regions := make(map[string]map[string]Price, len(s.regions)+1)
+	maps.Copy(regions, s.regions)
+	regions[region] = table
+	return newSnapshot(regions)
+}
+
+// regionName lower-cases an ARM region name and checks it; see ErrInvalidRegion.
+func regionName(region string) (string, error) {
+	name := strings.ToLower(region)
+	if !validRegion(name) {
+		return "", fmt.Errorf("pricing: %w: %q", ErrInvalidRegion, region)
+	}
+	return name, nil
+}
+
+// validRegion reports whether name, already lower-cased, is a plausible ARM region name.
+func validRegion(name string) bool {
+	return name != "" && len(name) <= maxRegionLen && strings.IndexFunc(name, notRegionRune) < 0
+}
+
+// maxRegionLen is far above the longest ARM region name ("germanywestcentral" has 18 characters).
+const maxRegionLen = 64
+
+func notRegionRune(r rune) bool {
+	return (r < 'a' || r > 'z') && (r < '0' || r > '9')
+}

@@ -1,0 +1,282 @@
+package provisioner
+
+import (
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/napkit/napkit/instancetype"
+)
+
+// engine is one solve's state. Everything is built from the Input by newEngine; the packing phases
+// then only append bins and move counters, so a run is a pure function of the Input.
+type engine struct {
+	in       *Input
+	opts     Options
+	baseline bool // first-fit-decreasing with growable NodeClaims, the reference plan
+
+	rt         *resTable
+	sets       *reqSets
+	pools      []*pool // weight order
+	poolByName map[string]*pool
+	poolTypes  map[string][]*instancetype.InstanceType
+	daemons    []*daemon
+	pods       []*podInfo
+	classes    []*podClass
+	groups     []*group
+	groupIndex map[string]int32
+	domTabs    map[string]*domTab
+	domPrices  map[string]float64
+	bins       []*bin
+	tree       *fitTree
+
+	relevantKeys        map[string]bool
+	relevantList        []string
+	nsLabels            map[string]map[string]string
+	pvcs                map[string]*corev1.PersistentVolumeClaim
+	pvs                 map[string]*corev1.PersistentVolume
+	anyPreferNoSchedule bool
+	forced              map[int32]int
+
+	scratch      placement
+	tolCache     map[tolKey]bool
+	nodeCache    map[[2]int]bool
+	typeLists    map[int][]int32
+	priceOrders  map[int][]int
+	targetOrders map[int][]int
+	duals        map[int]coverResult
+	forceTarget  int
+	lastGroup    int32 // the group behind the last topology failure of check
+	sigs         sigCache
+	fixedBins    int // bins[:fixedBins] are existing nodes and in-flight claims
+	seq          map[int]int
+	launchOrders map[string][]launchCandidate
+	optionsCache map[string]launchOptionsEntry
+	guide        map[guideKey]int
+	shapeOf      map[*podClass]*shape
+	quotaBins    map[*shape][]*bin
+	freeLP       freeLPCache
+}
+
+type tolKey struct {
+	class, where int
+	pns          bool
+}
+
+func newEngine(in *Input, opts Options, baseline bool, sigs sigCache) (*engine, error) {
+	e := &engine{
+		in: in, opts: opts, baseline: baseline, sigs: sigs,
+		sets: newReqSets(), poolByName: map[string]*pool{}, poolTypes: map[string][]*instancetype.InstanceType{},
+		groupIndex: map[string]int32{}, domTabs: map[string]*domTab{}, domPrices: map[string]float64{},
+		tolCache: map[tolKey]bool{}, nodeCache: map[[2]int]bool{}, typeLists: map[int][]int32{},
+		priceOrders: map[int][]int{}, targetOrders: map[int][]int{}, duals: map[int]coverResult{},
+		forced: map[int32]int{}, forceTarget: -1, seq: map[int]int{}, launchOrders: map[string][]launchCandidate{},
+		optionsCache: map[string]launchOptionsEntry{}, guide: map[guideKey]int{},
+		shapeOf: map[*podClass]*shape{}, quotaBins: map[*shape][]*bin{},
+	}
+	steps := []func() error{e.indexObjects, e.compilePods, e.buildResources, e.buildPools, e.compileDaemons,
+		e.finishPools, e.addNodeBins, e.compileClasses}
+	defer func() { e.fixedBins = len(e.bins) }()
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+func (e *engine) indexObjects() error {
+	e.nsLabels = map[string]map[string]string{}
+	for i, ns := range e.in.Namespaces {
+		if ns == nil {
+			return inputErr(fmt.Sprintf("Namespace #%d", i), "", "is nil")
+		}
+		e.nsLabels[ns.Name] = ns.Labels
+	}
+	e.pvcs = map[string]*corev1.PersistentVolumeClaim{}
+	for i, c := range e.in.PersistentVolumeClaims {
+		if c == nil {
+			return inputErr(fmt.Sprintf("PersistentVolumeClaim #%d", i), "", "is nil")
+		}
+		e.pvcs[c.Namespace+"/"+c.Name] = c
+	}
+	e.pvs = map[string]*corev1.PersistentVolume{}
+	for i, v := range e.in.PersistentVolumes {
+		if v == nil {
+			return inputErr(fmt.Sprintf("PersistentVolume #%d", i), "", "is nil")
+		}
+		e.pvs[v.Name] = v
+	}
+	return nil
+}
+
+// buildResources fixes the resource table: every resource a pending pod asks for.
+func (e *engine) buildResources() error {
+	seen := map[corev1.ResourceName]bool{}
+	var extra []corev1.ResourceName
+	for _, c := range e.classes {
+		for name := range c.reqMap {
+			if name != corev1.ResourceCPU && name != corev1.ResourceMemory && name != corev1.ResourcePods && !seen[name] {
+				seen[name] = true
+				extra = append(extra, name)
+			}
+		}
+	}
+	e.rt = newResTable(extra)
+	e.tree = newFitTree(e.rt.len(), len(e.pods)+len(e.in.Nodes)+len(e.in.InFlight)+16)
+	return nil
+}
+
+func (e *engine) buildPools() error {
+	for i, in := range e.in.NodePools {
+		p, err := newPool(i, in, e.rt)
+		if err != nil {
+			return err
+		}
+		if e.poolByName[p.name] != nil {
+			return inputErr("NodePool "+p.name, "metadata.name", "appears twice")
+		}
+		e.poolByName[p.name] = p
+		e.poolTypes[p.name] = in.InstanceTypes
+		e.pools = append(e.pools, p)
+	}
+	orderPools(e.pools)
+	for i, p := range e.pools {
+		p.idx = i
+	}
+	return nil
+}
+
+func (e *engine) finishPools() error {
+	e.applyDaemonOverhead()
+	for _, p := range e.pools {
+		e.anyPreferNoSchedule = e.anyPreferNoSchedule || p.hasPreferNoSchedule()
+	}
+	for _, n := range e.in.Nodes {
+		if n.Node == nil {
+			continue
+		}
+		for _, t := range n.Node.Spec.Taints {
+			e.anyPreferNoSchedule = e.anyPreferNoSchedule || t.Effect == corev1.TaintEffectPreferNoSchedule
+		}
+	}
+	return nil
+}
+
+// compileClasses compiles every class's constraints, the anti-affinity of bound pods, the
+// class-group matching, the variants, and the counts of pods already in the cluster.
+func (e *engine) compileClasses() error {
+	for _, c := range e.classes {
+		if err := e.compileClass(c); err != nil {
+			return err
+		}
+	}
+	owners := make([][]int32, len(e.bins))
+	for i, b := range e.bins {
+		for _, p := range b.boundPod {
+			if p.DeletionTimestamp == nil {
+				owners[i] = append(owners[i], e.boundAntiGroups(p)...)
+			}
+		}
+	}
+	e.matchClasses()
+	for _, c := range e.classes {
+		if c.pre == "" {
+			e.buildVariants(c)
+			c.free = c.isFree()
+		}
+	}
+	e.countBound(owners)
+	e.countForced()
+	return nil
+}
+
+// countBound records the topology of pods already on nodes and in-flight claims.
+func (e *engine) countBound(owners [][]int32) {
+	for i, b := range e.bins {
+		for _, p := range b.boundPod {
+			if p.DeletionTimestamp != nil {
+				continue
+			}
+			lbls := p.Labels
+			for gi, g := range e.groups {
+				if g.sel.matches(p.Namespace, lbls) && e.countsOn(g, b) {
+					e.addBoundCount(b, int32(gi), 1, 0)
+				}
+			}
+		}
+		for _, gi := range owners[i] {
+			e.addBoundCount(b, gi, 0, 1)
+		}
+	}
+}
+
+func (e *engine) addBoundCount(b *bin, gi int32, match, owner int32) {
+	g := e.groups[gi]
+	if g.hostname {
+		b.addHost(gi, match, owner)
+		g.total += match
+		return
+	}
+	v, ok := b.labels[g.key]
+	if !ok {
+		return
+	}
+	d := e.domTab(g.key).id(v)
+	g.grow(len(e.domTab(g.key).names))
+	g.match[d] += match
+	g.owner[d] += owner
+}
+
+// countForced finds, per hostname group, how many pending pods must each have a node apart: owners
+// of a self-matching required anti-affinity (one per node) or hostname spread (maxSkew per node).
+func (e *engine) countForced() {
+	for _, c := range e.classes {
+		if c.pre != "" {
+			continue
+		}
+		for _, gi := range c.terms.required {
+			g := e.groups[gi]
+			if g.hostname && c.matches[gi] && (g.kind == kindAnti || g.kind == kindSpread) {
+				e.forced[gi] += len(c.pods)
+			}
+		}
+	}
+	for gi, k := range e.forced {
+		if g := e.groups[gi]; g.kind == kindSpread {
+			e.forced[gi] = (k + int(g.maxSkew) - 1) / int(g.maxSkew)
+		}
+	}
+}
+
+// tolerates reports (cached) whether class c under variant v tolerates bin b's taints.
+func (e *engine) tolerates(c *podClass, v *variant, b *bin) bool {
+	where := b.id
+	if b.kind == binNew {
+		where = -1 - b.pool.idx
+	}
+	k := tolKey{class: c.id, where: where, pns: v.tolPNS}
+	if ok, found := e.tolCache[k]; found {
+		return ok
+	}
+	ok := untolerated(c.tols, e.binTaints(b), v.tolPNS) == nil
+	e.tolCache[k] = ok
+	return ok
+}
+
+// nodeMatches reports (cached) whether a node or in-flight claim meets a requirement set.
+func (e *engine) nodeMatches(rs *reqSet, b *bin) bool {
+	k := [2]int{rs.id, b.id}
+	if ok, found := e.nodeCache[k]; found {
+		return ok
+	}
+	ok := rs.matchesLabels(b.labels)
+	e.nodeCache[k] = ok
+	return ok
+}
+
+// sortedClassesBy returns the classes accepted by keep, in solve order.
+func (e *engine) sortedClassesBy(keep func(*podClass) bool) []*podClass {
+	return slices.DeleteFunc(slices.Clone(e.classes), func(c *podClass) bool { return !keep(c) })
+}

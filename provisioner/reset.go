@@ -1,0 +1,74 @@
+package provisioner
+
+import "slices"
+
+// snapshot is the part of an engine's state that packing changes, as it was right after
+// compilation: restoring it lets the baseline reuse the compiled engine instead of compiling the
+// input a second time.
+type snapshot struct {
+	bins    []binState
+	groups  []groupState
+	pools   [][]int64
+	classes [][]*podInfo
+}
+
+type binState struct {
+	used  resVec
+	ports []hostPort
+	host  []hostCount
+}
+
+type groupState struct {
+	match, owner []int32
+	total        int32
+}
+
+func (e *engine) takeSnapshot() *snapshot {
+	s := &snapshot{}
+	for _, b := range e.bins[:e.fixedBins] {
+		s.bins = append(s.bins, binState{used: b.used.clone(), ports: slices.Clone(b.ports), host: slices.Clone(b.host)})
+	}
+	for _, g := range e.groups {
+		s.groups = append(s.groups, groupState{match: slices.Clone(g.match), owner: slices.Clone(g.owner), total: g.total})
+	}
+	for _, p := range e.pools {
+		s.pools = append(s.pools, slices.Clone(p.used))
+	}
+	for _, c := range e.classes {
+		s.classes = append(s.classes, slices.Clone(c.pods))
+	}
+	return s
+}
+
+// reset restores the snapshot and switches the engine's strategy.
+func (e *engine) reset(s *snapshot, baseline bool) {
+	e.baseline = baseline
+	for i, b := range e.bins[:e.fixedBins] {
+		st := s.bins[i]
+		b.used, b.ports, b.host = st.used.clone(), slices.Clone(st.ports), slices.Clone(st.host)
+		b.classes, b.pods, b.domCache = nil, nil, nil
+	}
+	e.bins = e.bins[:e.fixedBins]
+	for i, g := range e.groups {
+		st := s.groups[i]
+		g.match, g.owner, g.total = slices.Clone(st.match), slices.Clone(st.owner), st.total
+	}
+	for i, p := range e.pools {
+		p.used = slices.Clone(s.pools[i])
+	}
+	for i, c := range e.classes {
+		c.pods = slices.Clone(s.classes[i])
+		c.next, c.stuck = 0, false
+		clear(c.cursor)
+		for _, pi := range c.pods {
+			pi.bin, pi.variant = nil, 0
+		}
+	}
+	e.tree = newFitTree(e.rt.len(), len(e.pods)+len(e.bins)+16)
+	for _, b := range e.bins {
+		e.tree.push(e.binFree(b))
+	}
+	e.seq, e.freeLP, e.forceTarget = map[int]int{}, freeLPCache{}, -1
+	e.guide, e.shapeOf, e.quotaBins = map[guideKey]int{}, map[*podClass]*shape{}, map[*shape][]*bin{}
+	e.targetOrders, e.duals = map[int][]int{}, map[int]coverResult{}
+}

@@ -1,0 +1,96 @@
+package provisioner
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Solve plans capacity for the input's pending pods: which existing nodes and in-flight claims take
+// which pods, which NodeClaims to create, why each remaining pod cannot run, the price and a lower
+// bound on the price of any plan placing the same pods.
+//
+// It returns an error only for invalid input (wrapping ErrInvalidInput, naming the object and the
+// field); pods that cannot be placed are reported in Plan.Unschedulable. Solve is pure: it reads
+// no clock for decisions (Stats.SolveMillis and the improvement budget aside), keeps no state, and
+// the same Input gives the same Plan.
+func Solve(in Input) (*Plan, error) {
+	start := time.Now()
+	opts := in.Options.withDefaults()
+	if err := validateOptions(opts); err != nil {
+		return nil, err
+	}
+	if err := validateBuffers(in.CapacityBuffers); err != nil {
+		return nil, err
+	}
+	main, err := newEngine(&in, opts, false, sigCache{})
+	if err != nil {
+		return nil, err
+	}
+	snap := main.takeSnapshot()
+	main.pack()
+	main.improve(start.Add(opts.TimeBudget))
+	chs := main.finalize()
+	plan := main.plan(chs)
+	plan.Cost.LowerBoundPerHour = floorPrice(main.lowerBound())
+	if !opts.DisableBaseline {
+		placed, price := main.placedCount(), totalPrice(chs)
+		// The baseline reuses the compiled engine: the main plan is already rendered.
+		main.reset(snap, true)
+		main.pack()
+		baseCh := main.finalize()
+		if better(main.placedCount(), totalPrice(baseCh), placed, price) {
+			plan = main.plan(baseCh)
+			plan.Cost.LowerBoundPerHour = floorPrice(main.lowerBound())
+		}
+	}
+	plan.Stats.SolveMillis = time.Since(start).Milliseconds()
+	return plan, nil
+}
+
+// better prefers the plan that places more pods, then the cheaper one.
+func better(placedA int, priceA float64, placedB int, priceB float64) bool {
+	if placedA != placedB {
+		return placedA > placedB
+	}
+	return priceA < priceB-1e-9
+}
+
+func floorPrice(v float64) float64 {
+	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return math.Floor(v*1e9) / 1e9
+}
+
+func validateOptions(o Options) error {
+	switch o.PreferencePolicy {
+	case PreferenceCostAware, PreferenceRespect, PreferenceIgnore:
+	default:
+		return inputErr("Options", "PreferencePolicy", "unknown policy %q (want %s, %s or %s)", o.PreferencePolicy,
+			PreferenceCostAware, PreferenceRespect, PreferenceIgnore)
+	}
+	switch o.MinValuesPolicy {
+	case MinValuesStrict, MinValuesBestEffort:
+	default:
+		return inputErr("Options", "MinValuesPolicy", "unknown policy %q (want %s or %s)", o.MinValuesPolicy,
+			MinValuesStrict, MinValuesBestEffort)
+	}
+	if o.MaxInstanceTypes < 0 {
+		return inputErr("Options", "MaxInstanceTypes", "must not be negative, got %d", o.MaxInstanceTypes)
+	}
+	return nil
+}
+
+func validateBuffers(bufs []CapacityBuffer) error {
+	for i, b := range bufs {
+		object := fmt.Sprintf("CapacityBuffer #%d", i)
+		if b.Name == "" {
+			return inputErr(object, "name", "must be set")
+		}
+		if b.Replicas < 0 {
+			return inputErr("CapacityBuffer "+b.Name, "replicas", "must not be negative, got %d", b.Replicas)
+		}
+	}
+	return nil
+}
