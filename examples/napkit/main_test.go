@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/napkit/napkit/azuredata"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestInstanceTypesJSONContract(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"instance-types", "--region", "eastus", "-o", "json"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+
+	var view instanceTypesView
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &view))
+	assert.Equal(t, "eastus", view.Region)
+	assert.Len(t, view.InstanceTypes, 873)
+	assert.Len(t, view.Excluded, 420)
+
+	var d2 *instanceTypeView
+	for i := range view.InstanceTypes {
+		if view.InstanceTypes[i].Name == "Standard_D2s_v3" {
+			d2 = &view.InstanceTypes[i]
+		}
+	}
+	require.NotNil(t, d2)
+	assert.Equal(t, "7945689497", d2.Capacity["memory"])
+	assert.Equal(t, "5693348249", d2.Allocatable["memory"])
+	assert.Equal(t, "1900m", d2.Allocatable["cpu"])
+	assert.Equal(t, "100Mi", d2.Overhead.EvictionThreshold["memory"])
+	assert.Equal(t, "D", d2.Labels["karpenter.azure.com/sku-family"])
+	assert.Len(t, d2.Offerings, 8, "3 zones + regional, spot and on-demand")
+	for _, ex := range view.Excluded {
+		assert.NotEmpty(t, ex.Reason, ex.Name)
+	}
+}
+
+func TestInstanceTypesFromCatalogFile(t *testing.T) {
+	data, err := azuredata.Fixture("southcentralus")
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "skus.json")
+	require.NoError(t, os.WriteFile(path, data, 0o600))
+
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"instance-types", "--region", "southcentralus", "--catalog", path, "-o", "table"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Contains(t, stdout.String(), "Standard_D2s_v3")
+	assert.NotContains(t, stdout.String(), "Standard_M8-2ms\t", "constrained-vCPU size is excluded")
+}
+
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"bad output", []string{"instance-types", "-o", "yaml"}, `-o: want json or table, got "yaml"`},
+		{"missing catalog", []string{"instance-types", "--catalog", "/nonexistent.json"}, "--catalog"},
+		{"kubenet", []string{"instance-types", "--network-plugin", "kubenet"}, "kubenet"},
+		{"unknown region", []string{"instance-types", "--region", "mars"}, "mars"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(tc.args, &stdout, &stderr)
+			assert.NotEqual(t, 0, code)
+			assert.Contains(t, stderr.String(), tc.want)
+		})
+	}
+}
