@@ -106,7 +106,9 @@ func (f *Fault) matches(c call) bool {
 	return (op == "" || op == c.op) &&
 		(f.Name == "" || strings.EqualFold(f.Name, c.name)) &&
 		(f.SKU == "" || strings.EqualFold(f.SKU, c.sku)) &&
-		(f.Zone == "" || f.Zone == c.zone)
+		(f.Zone == "" || f.Zone == c.zone) &&
+		// Azure only answers LowPriorityCores quota errors to spot VMs.
+		(f.Kind != FaultLowPriorityQuota || c.spot)
 }
 
 func (k FaultKind) defaultOp() Op {
