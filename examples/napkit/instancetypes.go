@@ -43,11 +43,16 @@ type catalogue struct {
 }
 
 func (c *catalogueFlags) load() (*catalogue, error) {
-	if err := c.network.Validate(); err != nil {
-		return nil, err
-	}
 	nodeClass, err := c.loadNodeClass()
 	if err != nil {
+		return nil, err
+	}
+	return c.loadFor(nodeClass)
+}
+
+// loadFor builds the catalogue for the given node class.
+func (c *catalogueFlags) loadFor(nodeClass *api.AKSNodeClass) (*catalogue, error) {
+	if err := c.network.Validate(); err != nil {
 		return nil, err
 	}
 	skus, err := c.loadSKUs()

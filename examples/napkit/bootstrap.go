@@ -1,0 +1,192 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/imagefamily"
+	"github.com/napkit/napkit/imagefamily/bootstrap"
+	"github.com/napkit/napkit/manifest"
+)
+
+// manifestFiles is a repeatable -f flag.
+type manifestFiles []string
+
+func (m *manifestFiles) String() string     { return strings.Join(*m, ",") }
+func (m *manifestFiles) Set(v string) error { *m = append(*m, v); return nil }
+
+// bootstrapFlags are the inputs of `napkit bootstrap`; every cluster setting has a documented default
+// so the command runs offline.
+type bootstrapFlags struct {
+	cat                                        catalogueFlags
+	files                                      manifestFiles
+	nodePool, instanceType, zone, capacityType string
+	mode, kubernetesVersion, imageVersion      string
+	caFile, token                              string
+	cluster                                    bootstrap.Cluster
+	showSecrets                                bool
+}
+
+func (b *bootstrapFlags) register(fs *flag.FlagSet) {
+	b.cat.register(fs)
+	fs.Var(&b.files, "f", "manifest file or directory holding the NodePool and its AKSNodeClass (repeatable)")
+	fs.StringVar(&b.nodePool, "nodepool", "", "NodePool name (required)")
+	fs.StringVar(&b.instanceType, "instance-type", "", "VM size, e.g. Standard_D4s_v5 (required)")
+	fs.StringVar(&b.zone, "zone", "", `zone label, e.g. eastus-1; "" or 0 for a regional VM`)
+	fs.StringVar(&b.capacityType, "capacity-type", api.CapacityTypeOnDemand, "on-demand or spot")
+	fs.StringVar(&b.mode, "mode", string(imagefamily.ModeScriptless), "aksscriptless, bootstrappingclient, aksmachineapi or aksmachineapiheaderbatch")
+	fs.StringVar(&b.kubernetesVersion, "kubernetes-version", "1.33.2", "cluster Kubernetes version")
+	fs.StringVar(&b.imageVersion, "image-version", "202611.01.0", "node image version to boot")
+	fs.StringVar(&b.caFile, "ca-file", "", "cluster CA certificate (PEM); default: a fixed placeholder CA")
+	fs.StringVar(&b.token, "bootstrap-token", "abcdef.0123456789abcdef", "TLS bootstrap token <id>.<secret>")
+	fs.StringVar(&b.cluster.ClusterName, "cluster-name", "napkit", "AKS cluster name")
+	fs.StringVar(&b.cluster.APIServerHost, "api-server", "napkit-dns-00000000.hcp.eastus.azmk8s.io", "API server host")
+	fs.StringVar(&b.cluster.TenantID, "tenant-id", "00000000-0000-0000-0000-000000000000", "Azure tenant ID")
+	fs.StringVar(&b.cluster.SubscriptionID, "subscription-id", "00000000-0000-0000-0000-000000000000", "Azure subscription ID")
+	fs.StringVar(&b.cluster.NodeResourceGroup, "node-resource-group", "MC_napkit_napkit_eastus", "node resource group")
+	fs.StringVar(&b.cluster.SubnetID, "subnet-id", "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/MC_napkit_napkit_eastus/providers/Microsoft.Network/virtualNetworks/aks-vnet-00000000/subnets/aks-subnet", "node subnet ARM ID")
+	fs.StringVar(&b.cluster.VNETGUID, "vnet-guid", "00000000-0000-0000-0000-000000000001", "node VNET resourceGuid")
+	fs.StringVar(&b.cluster.ClusterID, "cluster-id", "00000000", "8-digit AKS cluster ID")
+	fs.StringVar(&b.cluster.KubeletIdentityClientID, "kubelet-identity-client-id", "00000000-0000-0000-0000-000000000002", "kubelet managed identity client ID")
+	fs.StringVar(&b.cluster.ClusterDNS, "dns-service-ip", "10.0.0.10", "cluster DNS service IP")
+	fs.BoolVar(&b.showSecrets, "show-secrets", false, "print the bootstrap token instead of <redacted>")
+}
+
+func runBootstrap(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bootstrap", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var b bootstrapFlags
+	b.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	in, err := b.input()
+	if err != nil {
+		return err
+	}
+	out, err := imagefamily.Generate(in)
+	if err != nil {
+		return err
+	}
+	data, err := out.JSON(b.showSecrets)
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(data)
+	return err
+}
+
+func (b *bootstrapFlags) input() (imagefamily.Input, error) {
+	switch {
+	case len(b.files) == 0:
+		return imagefamily.Input{}, errors.New("-f: at least one manifest file is required")
+	case b.nodePool == "":
+		return imagefamily.Input{}, errors.New("--nodepool is required")
+	case b.instanceType == "":
+		return imagefamily.Input{}, errors.New("--instance-type is required")
+	}
+	set, err := manifest.DecodeFiles(b.files...)
+	if err != nil {
+		return imagefamily.Input{}, err
+	}
+	pool := set.NodePool(b.nodePool)
+	if pool == nil {
+		return imagefamily.Input{}, fmt.Errorf("--nodepool: no NodePool %q in %s", b.nodePool, b.files.String())
+	}
+	nodeClass := set.NodeClass(pool.Spec.Template.Spec.NodeClassRef.Name)
+	if nodeClass == nil {
+		return imagefamily.Input{}, fmt.Errorf("NodePool %s: AKSNodeClass %q not found in %s", pool.Name, pool.Spec.Template.Spec.NodeClassRef.Name, b.files.String())
+	}
+	shape, err := b.shape(nodeClass)
+	if err != nil {
+		return imagefamily.Input{}, err
+	}
+	cluster, err := b.clusterSettings()
+	if err != nil {
+		return imagefamily.Input{}, err
+	}
+	return imagefamily.Input{
+		Mode: imagefamily.Mode(b.mode), NodeClass: nodeClass, Shape: shape,
+		Zone: b.zone, CapacityType: b.capacityType, NodePool: pool.Name, NodeClaim: pool.Name + "-bootstrap",
+		Labels: pool.Spec.Template.ObjectMeta.Labels, Taints: pool.Spec.Template.Spec.Taints,
+		StartupTaints: pool.Spec.Template.Spec.StartupTaints, Cluster: cluster,
+		Images: imagefamily.ImageOptions{Version: b.imageVersion},
+	}, nil
+}
+
+// shape builds the catalogue for the node class and returns the chosen size's shape, so the kubelet
+// flags carry exactly the reservation the scheduler planned with.
+func (b *bootstrapFlags) shape(nodeClass *api.AKSNodeClass) (imagefamily.NodeShape, error) {
+	b.cat.nodeClass = ""
+	built, err := b.cat.loadFor(nodeClass)
+	if err != nil {
+		return imagefamily.NodeShape{}, err
+	}
+	it, ok := built.Find(b.instanceType)
+	if !ok {
+		return imagefamily.NodeShape{}, fmt.Errorf("--instance-type: %q is not an instance type of %s for AKSNodeClass %s (see napkit instance-types -o json for exclusions)", b.instanceType, b.cat.region, nodeClass.Name)
+	}
+	return imagefamily.ShapeOf(it), nil
+}
+
+func (b *bootstrapFlags) clusterSettings() (bootstrap.Cluster, error) {
+	cluster := b.cluster
+	cluster.KubernetesVersion = b.kubernetesVersion
+	cluster.Location = b.cat.region
+	cluster.Network = b.cat.network
+	cluster.BootstrapToken = bootstrap.NewSecret(b.token)
+	ca, err := b.caCertificate()
+	if err != nil {
+		return bootstrap.Cluster{}, err
+	}
+	cluster.CACertificate = ca
+	return cluster, nil
+}
+
+func (b *bootstrapFlags) caCertificate() ([]byte, error) {
+	if b.caFile != "" {
+		data, err := os.ReadFile(b.caFile)
+		if err != nil {
+			return nil, fmt.Errorf("--ca-file: %w", err)
+		}
+		return data, nil
+	}
+	return placeholderCA()
+}
+
+// placeholderCA is a fixed self-signed certificate for offline runs: an Ed25519 key from an all-zero
+// seed signs deterministically, so the output stays byte-identical between runs.
+func placeholderCA() ([]byte, error) {
+	key := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+	template := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "napkit placeholder CA"},
+		NotBefore:             time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+		NotAfter:              time.Date(2036, 1, 1, 0, 0, 0, 0, time.UTC),
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageCertSign,
+	}
+	der, err := x509.CreateCertificate(nil, template, template, key.Public(), key)
+	if err != nil {
+		return nil, fmt.Errorf("placeholder CA: %w", err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), nil
+}
