@@ -27,6 +27,7 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"instance-types": {summary: "list the instance types of a region for a node class", run: runInstanceTypes},
+		"plan":           {summary: "plan the cheapest NodeClaims for the pending pods in the manifests", run: runPlan},
 		"bootstrap":      {summary: "print the image and bootstrap data a node of one shape boots with", run: runBootstrap},
 	}
 }

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/manifest"
+	"github.com/napkit/napkit/provisioner"
+)
+
+func runPlan(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cat catalogueFlags
+	cat.register(fs)
+	var files manifestFiles
+	fs.Var(&files, "f", "manifest file or directory (repeatable): NodePools, AKSNodeClasses, Pods, workloads, Nodes, DaemonSets, volumes")
+	output := fs.String("o", "json", "output format: json or table")
+	seed := fs.Uint64("seed", 0, "seed for ties between equally priced offerings")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return err
+	}
+	if len(files) == 0 {
+		return errors.New("-f: at least one manifest file is required")
+	}
+	if *output != "json" && *output != "table" {
+		return fmt.Errorf("-o: want json or table, got %q", *output)
+	}
+	set, err := manifest.DecodeFiles(files...)
+	if err != nil {
+		return err
+	}
+	in, err := planInput(&cat, set)
+	if err != nil {
+		return err
+	}
+	in.Options.Seed = *seed
+	in.Options.Now = time.Now()
+	plan, err := provisioner.Solve(*in)
+	if err != nil {
+		return err
+	}
+	plan.Region = cat.region
+	if *output == "json" {
+		return writeJSON(stdout, plan)
+	}
+	return writePlanTable(stdout, plan)
+}
+
+// planInput builds the provisioner's input: one catalogue per AKSNodeClass the NodePools use.
+func planInput(cat *catalogueFlags, set *manifest.Set) (*provisioner.Input, error) {
+	objects, err := decodeObjects(set.Objects)
+	if err != nil {
+		return nil, err
+	}
+	in := &provisioner.Input{Pods: objects.pending, DaemonSets: objects.daemonSets,
+		PersistentVolumeClaims: objects.pvcs, PersistentVolumes: objects.pvs}
+	for _, node := range objects.nodes {
+		in.Nodes = append(in.Nodes, provisioner.ExistingNode{Node: node, Pods: objects.bound[node.Name], Initialized: true})
+	}
+	built := map[string]*catalogue{}
+	for _, pool := range set.NodePools {
+		nodeClass, err := nodeClassFor(set, pool)
+		if err != nil {
+			return nil, err
+		}
+		if built[nodeClass.Name] == nil {
+			if built[nodeClass.Name], err = cat.loadFor(nodeClass); err != nil {
+				return nil, err
+			}
+		}
+		in.NodePools = append(in.NodePools, provisioner.NodePoolInput{NodePool: pool, InstanceTypes: built[nodeClass.Name].InstanceTypes})
+	}
+	return in, nil
+}
+
+func nodeClassFor(set *manifest.Set, pool *api.NodePool) (*api.AKSNodeClass, error) {
+	name := pool.Spec.Template.Spec.NodeClassRef.Name
+	if nc := set.NodeClass(name); nc != nil {
+		return nc, nil
+	}
+	return nil, fmt.Errorf("NodePool %s: spec.template.spec.nodeClassRef.name: AKSNodeClass %q is not in the manifests", pool.Name, name)
+}
+
+func writePlanTable(w io.Writer, plan *provisioner.Plan) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NODECLAIM\tNODEPOOL\tINSTANCE TYPE\tZONE\tCAPACITY TYPE\t$/H\tPODS")
+	for _, nc := range plan.NodeClaims {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.4f\t%d\n", nc.Name, nc.NodePool, nc.InstanceType, nc.Zone, nc.CapacityType, nc.PricePerHour, len(nc.Pods))
+	}
+	for _, node := range plan.ExistingNodes {
+		fmt.Fprintf(tw, "%s\t(existing)\t\t\t\t\t%d\n", node.Name, len(node.Pods))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, u := range plan.Unschedulable {
+		fmt.Fprintf(w, "pending %s: %s: %s\n", u.Pod, u.Code, u.Reason)
+	}
+	_, err := fmt.Fprintf(w, "\n%d NodeClaims, $%.4f/h (lower bound $%.4f/h), %d pods, %d pending, solved in %d ms\n",
+		len(plan.NodeClaims), plan.Cost.PricePerHour, plan.Cost.LowerBoundPerHour, plan.Stats.Pods, len(plan.Unschedulable), plan.Stats.SolveMillis)
+	return err
+}

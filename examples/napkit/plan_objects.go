@@ -1,0 +1,129 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/napkit/napkit/manifest"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// clusterObjects are the Kubernetes objects `napkit plan` reads besides NodePools and node classes.
+type clusterObjects struct {
+	pending    []*corev1.Pod
+	bound      map[string][]*corev1.Pod
+	nodes      []*corev1.Node
+	daemonSets []*appsv1.DaemonSet
+	pvcs       []*corev1.PersistentVolumeClaim
+	pvs        []*corev1.PersistentVolume
+}
+
+// decodeObjects turns the manifests' other objects into pods (workloads expanded to their replicas),
+// nodes, DaemonSets and volumes. Kinds plan does not use (PodDisruptionBudgets, Services, ...) are
+// skipped.
+func decodeObjects(objects []manifest.Object) (*clusterObjects, error) {
+	out := &clusterObjects{bound: map[string][]*corev1.Pod{}}
+	for _, obj := range objects {
+		if err := out.add(obj); err != nil {
+			return nil, fmt.Errorf("%s %s %q: %w", obj.Position, obj.Kind.Kind, obj.Name, err)
+		}
+	}
+	sort.Slice(out.nodes, func(i, j int) bool { return out.nodes[i].Name < out.nodes[j].Name })
+	return out, nil
+}
+
+func (c *clusterObjects) add(obj manifest.Object) error {
+	switch obj.Kind.Kind {
+	case "Pod":
+		pod := &corev1.Pod{}
+		if err := json.Unmarshal(obj.JSON, pod); err != nil {
+			return err
+		}
+		c.addPod(pod)
+	case "Deployment", "ReplicaSet", "StatefulSet", "Job":
+		meta, replicas, template, err := workload(obj)
+		if err != nil {
+			return err
+		}
+		for i := range replicas {
+			c.addPod(podFromTemplate(meta, template, i))
+		}
+	case "DaemonSet":
+		return decodeInto(obj, &c.daemonSets)
+	case "Node":
+		return decodeInto(obj, &c.nodes)
+	case "PersistentVolumeClaim":
+		return decodeInto(obj, &c.pvcs)
+	case "PersistentVolume":
+		return decodeInto(obj, &c.pvs)
+	}
+	return nil
+}
+
+func decodeInto[T any](obj manifest.Object, into *[]*T) error {
+	v := new(T)
+	if err := json.Unmarshal(obj.JSON, v); err != nil {
+		return err
+	}
+	*into = append(*into, v)
+	return nil
+}
+
+func (c *clusterObjects) addPod(pod *corev1.Pod) {
+	if pod.Namespace == "" {
+		pod.Namespace = metav1.NamespaceDefault
+	}
+	if pod.Spec.NodeName != "" {
+		c.bound[pod.Spec.NodeName] = append(c.bound[pod.Spec.NodeName], pod)
+		return
+	}
+	c.pending = append(c.pending, pod)
+}
+
+// workload reads a Deployment, ReplicaSet, StatefulSet (replicas, default 1) or Job (parallelism,
+// default 1).
+func workload(obj manifest.Object) (metav1.ObjectMeta, int, corev1.PodTemplateSpec, error) {
+	var meta metav1.ObjectMeta
+	var replicas *int32
+	var template corev1.PodTemplateSpec
+	switch obj.Kind.Kind {
+	case "Job":
+		var job batchv1.Job
+		if err := json.Unmarshal(obj.JSON, &job); err != nil {
+			return meta, 0, template, err
+		}
+		meta, replicas, template = job.ObjectMeta, job.Spec.Parallelism, job.Spec.Template
+	default:
+		var w struct {
+			metav1.ObjectMeta `json:"metadata"`
+			Spec              struct {
+				Replicas *int32                 `json:"replicas"`
+				Template corev1.PodTemplateSpec `json:"template"`
+			} `json:"spec"`
+		}
+		if err := json.Unmarshal(obj.JSON, &w); err != nil {
+			return meta, 0, template, err
+		}
+		meta, replicas, template = w.ObjectMeta, w.Spec.Replicas, w.Spec.Template
+	}
+	n := 1
+	if replicas != nil {
+		n = int(*replicas)
+	}
+	if n < 0 {
+		return meta, 0, template, fmt.Errorf("spec.replicas: must not be negative, got %d", n)
+	}
+	return meta, n, template, nil
+}
+
+// podFromTemplate makes replica i of a workload: named <workload>-<i> in the workload's namespace.
+func podFromTemplate(owner metav1.ObjectMeta, template corev1.PodTemplateSpec, i int) *corev1.Pod {
+	pod := &corev1.Pod{ObjectMeta: *template.ObjectMeta.DeepCopy(), Spec: *template.Spec.DeepCopy()}
+	pod.Name = fmt.Sprintf("%s-%d", owner.Name, i)
+	pod.Namespace = owner.Namespace
+	return pod
+}
