@@ -11,6 +11,7 @@ import (
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/manifest"
 	"github.com/napkit/napkit/provisioner"
+	corev1 "k8s.io/api/core/v1"
 )
 
 func runPlan(args []string, stdout, stderr io.Writer) error {
@@ -20,7 +21,7 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	cat.register(fs)
 	var files manifestFiles
 	fs.Var(&files, "f", "manifest file or directory (repeatable): NodePools, AKSNodeClasses, Pods, workloads, Nodes, DaemonSets, volumes")
-	output := fs.String("o", "json", "output format: json or table")
+	output := fs.String("o", "json", "output format: json, table or svg")
 	seed := fs.Uint64("seed", 0, "seed for ties between equally priced offerings")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -31,8 +32,8 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	if len(files) == 0 {
 		return errors.New("-f: at least one manifest file is required")
 	}
-	if *output != "json" && *output != "table" {
-		return fmt.Errorf("-o: want json or table, got %q", *output)
+	if *output != "json" && *output != "table" && *output != "svg" {
+		return fmt.Errorf("-o: want json, table or svg, got %q", *output)
 	}
 	set, err := manifest.DecodeFiles(files...)
 	if err != nil {
@@ -49,8 +50,11 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	plan.Region = cat.region
-	if *output == "json" {
+	switch *output {
+	case "json":
 		return writeJSON(stdout, plan)
+	case "svg":
+		return writePlanSVG(stdout, plan, podsByName(in.Pods))
 	}
 	return writePlanTable(stdout, plan)
 }
@@ -80,6 +84,14 @@ func planInput(cat *catalogueFlags, set *manifest.Set) (*provisioner.Input, erro
 		in.NodePools = append(in.NodePools, provisioner.NodePoolInput{NodePool: pool, InstanceTypes: built[nodeClass.Name].InstanceTypes})
 	}
 	return in, nil
+}
+
+func podsByName(pods []*corev1.Pod) map[string]*corev1.Pod {
+	out := make(map[string]*corev1.Pod, len(pods))
+	for _, pod := range pods {
+		out[pod.Namespace+"/"+pod.Name] = pod
+	}
+	return out
 }
 
 func nodeClassFor(set *manifest.Set, pool *api.NodePool) (*api.AKSNodeClass, error) {

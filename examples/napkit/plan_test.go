@@ -56,6 +56,15 @@ func TestPlanBadInput(t *testing.T) {
 	assert.NotEqual(t, 0, run([]string{"plan"}, &stdout, &stderr))
 	assert.Contains(t, stderr.String(), "-f")
 	stderr.Reset()
-	assert.NotEqual(t, 0, run([]string{"plan", "-f", "testdata/seed-walkthrough.yaml", "-o", "svg"}, &stdout, &stderr))
-	assert.Contains(t, stderr.String(), `-o: want json or table, got "svg"`)
+	assert.NotEqual(t, 0, run([]string{"plan", "-f", "testdata/seed-walkthrough.yaml", "-o", "png"}, &stdout, &stderr))
+	assert.Contains(t, stderr.String(), `-o: want json, table or svg, got "png"`)
+}
+
+func TestPlanSVG(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run([]string{"plan", "-f", "testdata/seed-walkthrough.yaml", "-o", "svg"}, &stdout, &stderr), stderr.String())
+	svg := stdout.String()
+	assert.True(t, strings.HasPrefix(svg, "<svg "))
+	assert.Contains(t, svg, "Standard_D")
+	assert.Equal(t, 5, strings.Count(svg, "<title>default/inflate-"), "one bar per pod")
 }
