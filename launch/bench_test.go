@@ -46,7 +46,7 @@ func launch100(tb testing.TB, run int) (time.Duration, int) {
 // per ARM call, and at most 3 ARM writes per node.
 func TestLaunch100Budget(t *testing.T) {
 	if testing.Short() {
-		t.Skip("takes about a second")
+		t.Skip("-short: this wall-clock budget test sleeps through 100 simulated 100 ms ARM calls; CI and scripts/test.sh run it without -short")
 	}
 	wall, writes := launch100(t, 0)
 	assert.LessOrEqual(t, writes, 3, "ARM writes per node")
