@@ -1,0 +1,159 @@
+package consolidation
+
+import (
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/provisioner"
+)
+
+// Input is the cluster snapshot one decision looks at. Decide reads it and never modifies it.
+type Input struct {
+	// Nodes are the cluster's nodes, each with its NodeClaim (when known) and bound pods.
+	Nodes []Node
+	// PendingPods are pods no node has taken yet; they are placed in every simulation but never
+	// block a command (Karpenter's rule: pods that were already pending do not count).
+	PendingPods []*corev1.Pod
+	// InFlight are NodeClaims launched but not yet registered.
+	InFlight []provisioner.InFlightClaim
+	// NodePools are the pools with the instance types they may use (as for the provisioner).
+	NodePools []provisioner.NodePoolInput
+	// NodeClasses are the AKSNodeClasses the pools reference; drift compares nodes against them.
+	NodeClasses []*api.AKSNodeClass
+	// PodDisruptionBudgets guard evictions; their status.disruptionsAllowed is taken as observed.
+	PodDisruptionBudgets []*policyv1.PodDisruptionBudget
+	// DaemonSets, volumes and namespaces are passed through to the provisioner's simulation.
+	DaemonSets             []*appsv1.DaemonSet
+	PersistentVolumeClaims []*corev1.PersistentVolumeClaim
+	PersistentVolumes      []*corev1.PersistentVolume
+	Namespaces             []*corev1.Namespace
+	// Now is the decision time: consolidateAfter, expireAfter, budget schedules and pod
+	// do-not-disrupt durations are measured against it. It is required.
+	Now time.Time
+	// Options tune the decision.
+	Options Options
+}
+
+// Node is one node of the cluster as consolidation sees it.
+type Node struct {
+	Node *corev1.Node
+	// NodeClaim is the node's NodeClaim; nil means the node is described by its labels alone
+	// (nodepool, instance type, zone, capacity type), which is what `napkit consolidate` reads.
+	NodeClaim *api.NodeClaim
+	// Pods are the pods bound to the node.
+	Pods []*corev1.Pod
+	// Initialized is false while the node still boots; such a node is neither a candidate nor a
+	// destination.
+	Initialized bool
+	// InitializedAt is when the node became initialized; zero means the Node's creation time.
+	InitializedAt time.Time
+	// LastPodEventAt is the last time a pod was bound to or left the node; zero means
+	// NodeClaim.Status.LastPodEventTime, else InitializedAt.
+	LastPodEventAt time.Time
+	// Deleting marks a node already being removed (deletion timestamp, or a command in progress);
+	// it counts against budgets and is not a candidate.
+	Deleting bool
+	// Nominated marks a node the provisioner recently planned pending pods onto.
+	Nominated bool
+}
+
+// Options tune Decide. The zero value is Karpenter's behaviour.
+type Options struct {
+	// SpotToSpot allows replacing spot nodes with cheaper spot nodes (Karpenter's
+	// SpotToSpotConsolidation feature gate, default off).
+	SpotToSpot bool
+	// AllowSplit allows replacing one node by two cheaper ones, as one command.
+	AllowSplit bool
+	// AllowManyToMany allows M -> N moves (N > 1), as one command.
+	AllowManyToMany bool
+	// MaxCommands caps the consolidation commands of one pass (emptiness, drift and expiration are
+	// not capped); 0 means no cap.
+	MaxCommands int
+	// Provisioner tunes the scheduling simulations (seed, preference policy, time budget).
+	Provisioner provisioner.Options
+}
+
+// Plan is the result of Decide. Every slice is sorted; the JSON field names are the
+// `napkit consolidate -o json` contract.
+type Plan struct {
+	Kind     string    `json:"kind"`
+	Commands []Command `json:"commands"`
+	// Blocked lists nodes that were not candidates, with why.
+	Blocked []Blocked `json:"blocked"`
+	Stats   Stats     `json:"stats"`
+}
+
+// PlanKind is Plan.Kind.
+const PlanKind = "ConsolidationPlan"
+
+// CommandKind says what a command does to its nodes.
+type CommandKind string
+
+// The command kinds.
+const (
+	CommandDelete  CommandKind = "delete"
+	CommandReplace CommandKind = "replace"
+)
+
+// Reason is why a command disrupts its nodes; budgets are scoped by it.
+type Reason string
+
+// The reasons.
+const (
+	ReasonEmpty         Reason = "Empty"
+	ReasonUnderutilized Reason = "Underutilized"
+	ReasonDrifted       Reason = "Drifted"
+	ReasonExpired       Reason = "Expired"
+)
+
+// Command is one action: delete Nodes, after launching Replacements if any.
+type Command struct {
+	Kind   CommandKind `json:"kind"`
+	Reason Reason      `json:"reason"`
+	// Detail refines the reason (the drift kind: NodePoolDrifted, RequirementsDrifted,
+	// InstanceTypeNotFound, ImageDrifted, KubernetesVersionDrifted; or the method that found it).
+	Detail string   `json:"detail,omitempty"`
+	Nodes  []string `json:"nodes"`
+	// Replacement is the single replacement NodeClaim, or null for a delete. For 1 -> 2 and M -> N
+	// commands it is the first of Replacements.
+	Replacement  *provisioner.NodeClaim  `json:"replacement"`
+	Replacements []provisioner.NodeClaim `json:"replacements,omitempty"`
+	// SavingsPerHour is the removed nodes' price minus the replacements' (worst launch) price.
+	SavingsPerHour float64 `json:"savingsPerHour"`
+	// DisruptionCost is the summed disruption cost of the removed nodes.
+	DisruptionCost float64 `json:"disruptionCost"`
+	// Moves say where the simulation put every pod that has to move, sorted by pod.
+	Moves []Move `json:"moves"`
+}
+
+// Move is one pod leaving a removed node.
+type Move struct {
+	Pod string `json:"pod"`
+	To  string `json:"to"`
+}
+
+// Blocked is a node that was not considered, with the rule that kept it.
+type Blocked struct {
+	Node   string `json:"node"`
+	Reason string `json:"reason"`
+}
+
+// Stats describe the pass.
+type Stats struct {
+	Nodes      int `json:"nodes"`
+	Candidates int `json:"candidates"`
+	// Simulations counts the provisioner simulations the pass ran.
+	Simulations int `json:"simulations"`
+	// SavingsPerHour sums the commands' savings.
+	SavingsPerHour float64 `json:"savingsPerHour"`
+	// Evictions counts the pods the commands move.
+	Evictions int `json:"evictions"`
+	// EvictionsPerDollar is Evictions divided by the hourly savings (0 when nothing is saved).
+	EvictionsPerDollar float64 `json:"evictionsPerDollar"`
+	// DecideMillis is the only field that differs between runs on the same input.
+	DecideMillis int64 `json:"decideMillis"`
+}
