@@ -9,8 +9,6 @@ import (
 	"net/http"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v7"
 	"golang.org/x/sync/semaphore"
 )
 
@@ -18,9 +16,13 @@ import (
 // armnetwork clients. It is safe for concurrent use.
 type AzureLauncher struct {
 	opts AzureOptions
-	vms  *armcompute.VirtualMachinesClient
-	nics *armnetwork.InterfacesClient
-	sem  *semaphore.Weighted
+	azureClients
+	// pools and nsg cache the network lookups; billing says whether VMs get
+	// the AKS billing extension in this cloud.
+	pools   *lookupCache[[]string]
+	nsg     *lookupCache[string]
+	billing bool
+	sem     *semaphore.Weighted
 }
 
 var _ Launcher = (*AzureLauncher)(nil)
@@ -31,15 +33,18 @@ func NewAzureLauncher(opts AzureOptions) (*AzureLauncher, error) {
 		return nil, err
 	}
 	opts = opts.withDefaults()
-	vms, err := armcompute.NewVirtualMachinesClient(opts.SubscriptionID, opts.Credential, opts.ClientOptions)
+	clients, err := newAzureClients(opts)
 	if err != nil {
-		return nil, fmt.Errorf("%w: virtual machines client: %w", ErrInvalidOptions, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
 	}
-	nics, err := armnetwork.NewInterfacesClient(opts.SubscriptionID, opts.Credential, opts.ClientOptions)
-	if err != nil {
-		return nil, fmt.Errorf("%w: network interfaces client: %w", ErrInvalidOptions, err)
-	}
-	return &AzureLauncher{opts: opts, vms: vms, nics: nics, sem: semaphore.NewWeighted(int64(opts.MaxConcurrency))}, nil
+	return &AzureLauncher{
+		opts:         opts,
+		azureClients: clients,
+		pools:        newLookupCache[[]string](opts.NetworkLookupTTL, opts.Clock),
+		nsg:          newLookupCache[string](opts.NetworkLookupTTL, opts.Clock),
+		billing:      billsByExtension(opts.ClientOptions.Cloud),
+		sem:          semaphore.NewWeighted(int64(opts.MaxConcurrency)),
+	}, nil
 }
 
 // Cache returns the unavailable-offerings cache the launcher marks.

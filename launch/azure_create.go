@@ -5,20 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
 )
 
-// Create launches req: it reuses an existing VM of the NodeClaim's name, else
-// tries up to MaxAttempts offerings, best first, until one launches. Every
-// ARM failure marks the cache (see ClassifyError), and failures that other
-// offerings could avoid move on to the next one. The final failure is
-// returned as a *LaunchError.
+// Create launches req: it reuses an existing VM (or AKS Machine) of the
+// NodeClaim's name, else tries up to MaxAttempts offerings, best first, until
+// one launches. Every ARM failure marks the cache (see ClassifyError), and
+// failures that other offerings could avoid move on to the next one. The
+// final failure is returned as a *LaunchError.
 func (l *AzureLauncher) Create(ctx context.Context, req *Request) (*Instance, error) {
 	if req == nil {
 		return nil, newLaunchError(ReasonInvalidRequest, "", Choice{}, errors.New("nil request"))
 	}
-	if err := req.Validate(); err != nil {
+	if err := req.validateFor(l.opts.Mode); err != nil {
 		return nil, newLaunchError(ReasonInvalidRequest, req.NodeClaimName, Choice{}, err)
 	}
 	release, err := l.acquire(ctx)
@@ -26,15 +27,34 @@ func (l *AzureLauncher) Create(ctx context.Context, req *Request) (*Instance, er
 		return nil, newLaunchError(ReasonCloudError, req.NodeClaimName, Choice{}, err)
 	}
 	defer release()
-	if inst, err := l.reuse(ctx, req.NodeClaimName); inst != nil || err != nil {
-		return inst, err
+	if l.opts.Mode.IsMachineAPI() {
+		return l.createMachine(ctx, req)
 	}
-	return l.launch(ctx, req)
+	return l.createVM(ctx, req)
+}
+
+// createVM makes a NIC and a VM. Looking for an existing VM and resolving
+// the NIC's network are independent reads, so they run side by side.
+func (l *AzureLauncher) createVM(ctx context.Context, req *Request) (*Instance, error) {
+	var existing *Instance
+	var net nicNetwork
+	var reuseErr, netErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { existing, reuseErr = l.reuse(ctx, req.NodeClaimName) })
+	wg.Go(func() { net, netErr = l.networkFor(ctx, req) })
+	wg.Wait()
+	if existing != nil || reuseErr != nil {
+		return existing, reuseErr
+	}
+	if netErr != nil {
+		return nil, ClassifyError(netErr, req.NodeClaimName, Choice{}, nil)
+	}
+	return l.launch(ctx, req, func(c Choice) (*Instance, *LaunchError) { return l.attemptVM(ctx, req, c, net) })
 }
 
 // launch tries offerings until one launches or a failure says the others
 // would fail too.
-func (l *AzureLauncher) launch(ctx context.Context, req *Request) (*Instance, error) {
+func (l *AzureLauncher) launch(ctx context.Context, req *Request, attempt func(Choice) (*Instance, *LaunchError)) (*Instance, error) {
 	rnd := l.rand(req.NodeClaimName)
 	tried := map[string]bool{}
 	usable := func(c Choice) bool {
@@ -47,7 +67,7 @@ func (l *AzureLauncher) launch(ctx context.Context, req *Request) (*Instance, er
 			break
 		}
 		tried[c.Placement().Key()] = true
-		inst, err := l.attempt(ctx, req, c)
+		inst, err := attempt(c)
 		if err == nil {
 			return inst, nil
 		}
@@ -63,23 +83,29 @@ func (l *AzureLauncher) launch(ctx context.Context, req *Request) (*Instance, er
 		fmt.Errorf("no available offering among %d candidates", len(req.Candidates)))
 }
 
-// attempt makes the NIC, then the VM, for one offering; on failure it removes
-// what it made and classifies the error.
-func (l *AzureLauncher) attempt(ctx context.Context, req *Request, c Choice) (*Instance, *LaunchError) {
+// attemptVM makes the NIC, the VM and its extensions for one offering; on
+// failure it removes what it made and classifies the error.
+func (l *AzureLauncher) attemptVM(ctx context.Context, req *Request, c Choice, net nicNetwork) (*Instance, *LaunchError) {
 	name := ResourceName(req.NodeClaimName)
-	log := l.opts.Logger.With("nodeClaim", req.NodeClaimName, "sku", c.Candidate.SKU,
-		"zone", c.Offering.Zone, "capacityType", c.Offering.CapacityType)
+	b, err := req.bootstrapFor(ctx, c, l.opts.Mode)
+	if err != nil {
+		return nil, newLaunchError(ReasonInvalidRequest, req.NodeClaimName, c, err)
+	}
+	log := l.attemptLogger(req, c)
 	log.Info("launching")
 	tags := resourceTags(l.opts.ClusterName, req.NodePool, req.Tags)
-	nicID, err := l.putNIC(ctx, req, c, tags)
+	nicID, err := l.putNIC(ctx, req, c, net, tags)
 	if err != nil {
 		return nil, l.failed(ctx, log, req, c, err, false)
 	}
-	poller, err := l.vms.BeginCreateOrUpdate(ctx, l.opts.ResourceGroup, name, l.vmBody(req, c, nicID, tags), nil)
+	poller, err := l.vms.BeginCreateOrUpdate(ctx, l.opts.ResourceGroup, name, l.vmBody(req, b, c, nicID, tags), nil)
 	if err != nil {
 		return nil, l.failed(ctx, log, req, c, err, !armRejected(err))
 	}
 	resp, err := pollUntilDone(ctx, poller, l.opts.PollFrequency)
+	if err == nil {
+		err = l.addExtensions(ctx, name, b, tags)
+	}
 	if err != nil {
 		return nil, l.failed(ctx, log, req, c, err, true)
 	}
@@ -89,6 +115,12 @@ func (l *AzureLauncher) attempt(ctx context.Context, req *Request, c Choice) (*I
 	}
 	log.Info("launched", "providerID", inst.ProviderID)
 	return inst, nil
+}
+
+// attemptLogger logs one attempt's offering, never its payloads.
+func (l *AzureLauncher) attemptLogger(req *Request, c Choice) *slog.Logger {
+	return l.opts.Logger.With("nodeClaim", req.NodeClaimName, "sku", c.Candidate.SKU,
+		"zone", c.Offering.Zone, "capacityType", c.Offering.CapacityType)
 }
 
 // failed classifies err (marking the cache) and removes the attempt's VM,

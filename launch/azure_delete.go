@@ -9,8 +9,9 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
 )
 
-// Delete force-deletes the VM, then its NIC. A VM that is gone is success
-// (its NIC is still removed); a VM already deleting is left to finish.
+// Delete force-deletes the VM, then its NIC; in the Machine API modes it
+// deletes the AKS Machine behind the VM. A VM or machine that is gone is
+// success (a VM's NIC is still removed); one already deleting is left to finish.
 func (l *AzureLauncher) Delete(ctx context.Context, providerID string) error {
 	ref, err := l.parseOwnProviderID(providerID)
 	if err != nil {
@@ -21,6 +22,9 @@ func (l *AzureLauncher) Delete(ctx context.Context, providerID string) error {
 		return err
 	}
 	defer release()
+	if name, ok := l.machineOf(ref.Name); ok {
+		return l.deleteMachineInstance(ctx, name)
+	}
 	resp, err := l.vms.Get(ctx, l.opts.ResourceGroup, ref.Name, nil)
 	switch {
 	case isNotFound(err):

@@ -10,11 +10,14 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
 )
 
-// Get returns the VM named by providerID.
+// Get returns the VM named by providerID, or the AKS Machine behind it.
 func (l *AzureLauncher) Get(ctx context.Context, providerID string) (*Instance, error) {
 	ref, err := l.parseOwnProviderID(providerID)
 	if err != nil {
 		return nil, err
+	}
+	if name, ok := l.machineOf(ref.Name); ok {
+		return l.getMachineInstance(ctx, providerID, name)
 	}
 	resp, err := l.vms.Get(ctx, l.opts.ResourceGroup, ref.Name, nil)
 	if isNotFound(err) {
@@ -26,9 +29,9 @@ func (l *AzureLauncher) Get(ctx context.Context, providerID string) (*Instance, 
 	return l.instance(&resp.VirtualMachine)
 }
 
-// List returns the VMs tagged for the cluster, by name. It pages through
-// the resource group's VMs and filters by tag here, which needs no Resource
-// Graph access.
+// List returns the VMs tagged for the cluster, by name; in the Machine API
+// modes, the pool's machines too. It pages through the resource group's VMs
+// and filters by tag here, which needs no Resource Graph access.
 func (l *AzureLauncher) List(ctx context.Context) ([]*Instance, error) {
 	vms, err := l.listVMs(ctx)
 	if err != nil {
@@ -42,6 +45,19 @@ func (l *AzureLauncher) List(ctx context.Context) ([]*Instance, error) {
 		}
 		out = append(out, inst)
 	}
+	if !l.opts.Mode.IsMachineAPI() {
+		return out, nil
+	}
+	machines, err := l.listMachines(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fromMachines, err := l.machineInstances(machines)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, fromMachines...)
+	slices.SortFunc(out, func(a, b *Instance) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
 
@@ -55,7 +71,7 @@ func (l *AzureLauncher) listVMs(ctx context.Context) ([]*armcompute.VirtualMachi
 			return nil, cloudError("list virtual machines in", l.opts.ResourceGroup, err)
 		}
 		for _, vm := range page.Value {
-			if vm != nil && vm.Name != nil && l.owns(vm.Tags) {
+			if vm != nil && vm.Name != nil && l.ownsVMResource(vm.Tags) {
 				vms = append(vms, vm)
 			}
 		}
@@ -64,10 +80,11 @@ func (l *AzureLauncher) listVMs(ctx context.Context) ([]*armcompute.VirtualMachi
 	return vms, nil
 }
 
-// owns reports whether tags mark a resource as this cluster's.
-func (l *AzureLauncher) owns(tags map[string]*string) bool {
+// ownsVMResource reports whether tags mark a VM or NIC as one this
+// cluster's VM-mode launches made (not the VM of an AKS Machine).
+func (l *AzureLauncher) ownsVMResource(tags map[string]*string) bool {
 	v := tags[TagCluster]
-	return v != nil && *v == l.opts.ClusterName
+	return v != nil && *v == l.opts.ClusterName && tags[TagMachineNodeClaim] == nil
 }
 
 // instance converts a VM to an Instance.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
+	"github.com/napkit/napkit/imagefamily"
 )
 
 // Defaults applied by NewAzureLauncher to zero AzureOptions fields.
@@ -23,6 +24,12 @@ const (
 	// DefaultTryTimeout bounds one HTTP try when ClientOptions set none, so a
 	// hung connection is retried instead of stalling a launch.
 	DefaultTryTimeout = 2 * time.Minute
+	// DefaultNetworkLookupTTL is how long looked-up load balancer pools and
+	// the managed NSG are reused (the reference caches the LB list 2 h).
+	DefaultNetworkLookupTTL = 2 * time.Hour
+	// DefaultMachineAPIVersion is the AKS API version of the Machine calls:
+	// Machines_CreateOrUpdate is only in preview versions so far.
+	DefaultMachineAPIVersion = "2025-10-02-preview"
 	// cleanupTimeout bounds the removal of a failed launch's resources, which
 	// runs even after the caller's context ends.
 	cleanupTimeout = 2 * time.Minute
@@ -35,8 +42,30 @@ type AzureOptions struct {
 	SubscriptionID string
 	ResourceGroup  string
 	Location       string
-	// ClusterName is written to the TagCluster tag and scopes List and GC.
+	// ClusterName is written to the TagCluster tag and scopes List and GC; in
+	// the Machine API modes it also names the managed cluster.
 	ClusterName string
+	// Mode is the provisioning mode; "" is aksscriptless. The VM-based modes
+	// create a NIC and a VM; the Machine API modes PUT an AKS Machine.
+	Mode imagefamily.Mode
+	// ClusterResourceGroup (the managed cluster's own group), MachinesPool
+	// (the agent pool machines go in) and MachineAPIVersion (default
+	// DefaultMachineAPIVersion) address AKS Machines; the first two are
+	// required in the Machine API modes.
+	ClusterResourceGroup string
+	MachinesPool         string
+	MachineAPIVersion    string
+	// LoadBalancerBackendPools are the backend pools every NIC joins unless
+	// its Request names some. When empty, the pools of the cluster's
+	// kubernetes and kubernetes-internal load balancers are looked up.
+	LoadBalancerBackendPools []string
+	// NetworkSecurityGroupID is attached to NICs on custom VNETs unless their
+	// Request names one. When empty, AKS's managed NSG is looked up.
+	NetworkSecurityGroupID string
+	// DisableNetworkLookup turns both lookups off.
+	DisableNetworkLookup bool
+	// NetworkLookupTTL is how long lookups are reused (default 2 h).
+	NetworkLookupTTL time.Duration
 	// Credential authenticates ARM requests.
 	Credential azcore.TokenCredential
 	// ClientOptions configure the azcore pipeline: the transport seam (a
@@ -74,11 +103,13 @@ func (o AzureOptions) validate() error {
 	if o.Credential == nil {
 		errs = append(errs, errors.New("Credential is required"))
 	}
+	errs = append(errs, o.validateMode()...)
 	for _, f := range []struct {
 		name  string
 		value int64
 	}{
 		{"PollFrequency", int64(o.PollFrequency)}, {"MaxConcurrency", int64(o.MaxConcurrency)}, {"MaxAttempts", int64(o.MaxAttempts)},
+		{"NetworkLookupTTL", int64(o.NetworkLookupTTL)},
 	} {
 		if f.value < 0 {
 			errs = append(errs, fmt.Errorf("%s must not be negative, got %d", f.name, f.value))
@@ -104,6 +135,13 @@ func (o AzureOptions) withDefaults() AzureOptions {
 	if o.Clock == nil {
 		o.Clock = time.Now
 	}
+	if o.NetworkLookupTTL == 0 {
+		o.NetworkLookupTTL = DefaultNetworkLookupTTL
+	}
+	if o.MachineAPIVersion == "" {
+		o.MachineAPIVersion = DefaultMachineAPIVersion
+	}
+	o.Mode, _ = o.Mode.Resolve() // validate rejected unknown modes
 	if o.Cache == nil {
 		o.Cache = NewUnavailableOfferings(o.Clock)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/napkit/napkit/imagefamily"
 	"github.com/napkit/napkit/launch"
 	"github.com/napkit/napkit/launch/azuresim"
 )
@@ -24,8 +25,16 @@ func TestNewAzureLauncherValidatesOptions(t *testing.T) {
 		{name: "defaults are enough", mutate: func(*launch.AzureOptions) {}},
 		{name: "everything missing", mutate: func(o *launch.AzureOptions) { *o = launch.AzureOptions{} },
 			want: []string{"SubscriptionID is required", "ResourceGroup is required", "Location is required", "ClusterName is required", "Credential is required"}},
-		{name: "negative numbers", mutate: func(o *launch.AzureOptions) { o.PollFrequency, o.MaxConcurrency, o.MaxAttempts = -1, -1, -1 },
-			want: []string{"PollFrequency must not be negative", "MaxConcurrency must not be negative", "MaxAttempts must not be negative"}},
+		{name: "negative numbers", mutate: func(o *launch.AzureOptions) {
+			o.PollFrequency, o.MaxConcurrency, o.MaxAttempts, o.NetworkLookupTTL = -1, -1, -1, -1
+		}, want: []string{"PollFrequency must not be negative", "MaxConcurrency must not be negative", "MaxAttempts must not be negative",
+			"NetworkLookupTTL must not be negative"}},
+		{name: "unknown mode", mutate: func(o *launch.AzureOptions) { o.Mode = "aksvmss" }, want: []string{`Mode: invalid input: mode "aksvmss"`}},
+		{name: "Machine API mode needs the pool", mutate: func(o *launch.AzureOptions) { o.Mode = imagefamily.ModeMachineAPIHeaderBatch },
+			want: []string{"ClusterResourceGroup is required in mode aksmachineapiheaderbatch", "MachinesPool is required"}},
+		{name: "Machine API mode", mutate: func(o *launch.AzureOptions) {
+			o.Mode, o.ClusterResourceGroup, o.MachinesPool = imagefamily.ModeMachineAPI, "rg", "karpenter"
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,14 +7,14 @@ import (
 
 // vmBody is the VM of a launch. Zones were validated with the request, so
 // the error from armZones cannot occur here and is not threaded through.
-func (l *AzureLauncher) vmBody(req *Request, c Choice, nicID string, tags map[string]string) armcompute.VirtualMachine {
+func (l *AzureLauncher) vmBody(req *Request, b Bootstrap, c Choice, nicID string, tags map[string]string) armcompute.VirtualMachine {
 	zones, _ := armZones(c.Offering.Zone)
 	vm := armcompute.VirtualMachine{
 		Location: to.Ptr(l.opts.Location),
 		Identity: vmIdentity(req.Identities),
 		Properties: &armcompute.VirtualMachineProperties{
 			HardwareProfile: &armcompute.HardwareProfile{VMSize: to.Ptr(armcompute.VirtualMachineSizeTypes(c.Candidate.SKU))},
-			StorageProfile:  storageProfile(req, c),
+			StorageProfile:  storageProfile(req, b.Image, c),
 			NetworkProfile: &armcompute.NetworkProfile{NetworkInterfaces: []*armcompute.NetworkInterfaceReference{{
 				ID: to.Ptr(nicID),
 				Properties: &armcompute.NetworkInterfaceReferenceProperties{
@@ -22,7 +22,7 @@ func (l *AzureLauncher) vmBody(req *Request, c Choice, nicID string, tags map[st
 					DeleteOption: to.Ptr(armcompute.DeleteOptionsDelete),
 				},
 			}}},
-			OSProfile:       osProfile(req),
+			OSProfile:       osProfile(req, b.CustomData),
 			SecurityProfile: securityProfile(req),
 			Priority:        to.Ptr(armcompute.VirtualMachinePriorityTypesRegular),
 		},
@@ -46,12 +46,12 @@ func (l *AzureLauncher) vmBody(req *Request, c Choice, nicID string, tags map[st
 
 // storageProfile boots from the gallery image onto an ephemeral OS disk
 // when the SKU's placement holds it, else a managed disk; both die with the VM.
-func storageProfile(req *Request, c Choice) *armcompute.StorageProfile {
+func storageProfile(req *Request, ref ImageRef, c Choice) *armcompute.StorageProfile {
 	image := &armcompute.ImageReference{}
-	if req.Image.CommunityGalleryImageID != "" {
-		image.CommunityGalleryImageID = to.Ptr(req.Image.CommunityGalleryImageID)
+	if ref.CommunityGalleryImageID != "" {
+		image.CommunityGalleryImageID = to.Ptr(ref.CommunityGalleryImageID)
 	} else {
-		image.ID = to.Ptr(req.Image.SharedGalleryID)
+		image.ID = to.Ptr(ref.SharedGalleryID)
 	}
 	disk := &armcompute.OSDisk{
 		Name:         to.Ptr(ResourceName(req.NodeClaimName)),
@@ -74,12 +74,12 @@ func storageProfile(req *Request, c Choice) *armcompute.StorageProfile {
 }
 
 // osProfile allows SSH key login only and carries the bootstrap customData.
-func osProfile(req *Request) *armcompute.OSProfile {
+func osProfile(req *Request, customData Secret) *armcompute.OSProfile {
 	user := req.adminUsername()
 	return &armcompute.OSProfile{
 		AdminUsername: to.Ptr(user),
 		ComputerName:  to.Ptr(ResourceName(req.NodeClaimName)),
-		CustomData:    to.Ptr(string(req.CustomData)),
+		CustomData:    to.Ptr(string(customData)),
 		LinuxConfiguration: &armcompute.LinuxConfiguration{
 			DisablePasswordAuthentication: to.Ptr(true),
 			SSH: &armcompute.SSHConfiguration{PublicKeys: []*armcompute.SSHPublicKey{{

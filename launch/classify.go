@@ -108,7 +108,13 @@ func ClassifyError(err error, nodeClaimName string, c Choice, cache *Unavailable
 	if !ok {
 		return newLaunchError(ReasonCloudError, nodeClaimName, c, err)
 	}
-	for _, rule := range armRules {
+	return classifyFailure(af, armRules, err, nodeClaimName, c, cache)
+}
+
+// classifyFailure applies the first of rules that matches af; err is what
+// the LaunchError wraps.
+func classifyFailure(af armFailure, rules []armRule, err error, nodeClaimName string, c Choice, cache *UnavailableOfferings) *LaunchError {
+	for _, rule := range rules {
 		if rule.matches(af) {
 			rule.mark(cache, c, af.message)
 			return newLaunchError(rule.reason, nodeClaimName, c, err)

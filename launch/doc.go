@@ -1,11 +1,18 @@
 // Package launch turns a NodeClaim's launch request into an Azure virtual
 // machine, and back: it creates, gets, lists, deletes and garbage-collects the
-// VMs and NICs that node autoprovisioning owns.
+// VMs, NICs and AKS Machines that node autoprovisioning owns.
 //
 // The contract is the small [Launcher] interface, which users can implement for
 // their own clouds or tests. [AzureLauncher] implements it on the Azure SDK for
-// Go (armcompute and armnetwork) through one azcore pipeline, so retries,
-// throttling (429 with Retry-After) and transport injection are azcore's.
+// Go (armcompute and armnetwork, and a bare azcore ARM client for the AKS
+// Machine API) through one kind of azcore pipeline, so retries, throttling
+// (429 with Retry-After) and transport injection are azcore's.
+//
+// [RequestFor] builds a [Request] from the planner's instance types (see
+// [CandidatesFrom]) and an imagefamily input; its [BootstrapFunc] runs
+// imagefamily.Generate for the offering the launcher picks, since the image,
+// kubelet reservations and node labels depend on the size, zone and capacity
+// type.
 //
 // A launch picks one offering (instance type, zone, capacity type) from the
 // request's [Candidate] list with [Choose]: cheapest available first, spot
@@ -14,6 +21,24 @@
 // into a typed [*LaunchError] and recorded in the [UnavailableOfferings] cache
 // with the scope and time-to-live of the reference table, so the next attempt
 // and the next scheduling pass avoid the offering.
+//
+// What a node costs in ARM writes depends on the provisioning mode
+// ([AzureOptions].Mode):
+//
+//	aksscriptless        NIC, VM, billing extension              3 writes
+//	bootstrappingclient  NIC, VM, CSE, billing extension         4 writes
+//	aksmachineapi(…)     Machine (AKS makes VM, NIC, bootstrap)  1 write
+//
+// Extensions cannot ride in the VM PUT (a VM's "resources" are read-only in
+// ARM), so each is its own write; the billing extension is added only in the
+// public, China and US Government clouds. The header-batch Machine API mode
+// sends one PUT per machine: batching is not implemented.
+//
+// A NIC joins the backend pools of the cluster's kubernetes and
+// kubernetes-internal load balancers and, on a custom VNET, AKS's managed NSG,
+// unless the request or the options name them. Both are looked up once in the
+// node resource group and cached; a NIC refused over stale pools triggers one
+// fresh lookup and retry.
 //
 // [LaunchAll] runs many launches with a concurrency bound; each launch is
 // independent of the others' failures.

@@ -13,11 +13,13 @@ import (
 
 // GCResult lists what one garbage-collection pass deleted, by resource name.
 type GCResult struct {
-	DeletedVMs  []string
-	DeletedNICs []string
+	DeletedVMs      []string
+	DeletedNICs     []string
+	DeletedMachines []string
 }
 
-// CollectGarbage deletes the cluster's VMs and NICs that no NodeClaim owns
+// CollectGarbage deletes the cluster's VMs, NICs and (in the Machine API
+// modes) AKS Machines that no NodeClaim owns
 // and that are older than gracePeriod at now. The grace period spares
 // launches whose NodeClaim the caller has not seen yet. A NIC attached to a
 // VM, or named like a listed VM, is left to that VM's deletion. Failures are
@@ -43,7 +45,9 @@ func (l *AzureLauncher) CollectGarbage(ctx context.Context, owned func(nodeClaim
 	var vmErr, nicErr error
 	res.DeletedVMs, vmErr = l.deleteAll(ctx, orphanVMs(vms, orphan), l.deleteVMAndNIC)
 	res.DeletedNICs, nicErr = l.deleteAll(ctx, orphanNICs(nics, vms, orphan), l.deleteNIC)
-	return res, errors.Join(vmErr, nicErr)
+	var machineErr error
+	res.DeletedMachines, machineErr = l.collectMachines(ctx, owned, gracePeriod, now)
+	return res, errors.Join(vmErr, nicErr, machineErr)
 }
 
 // orphanVMs names the VMs orphan approves, skipping those already deleting.
@@ -71,7 +75,7 @@ func orphanNICs(nics []*armnetwork.Interface, vms []*armcompute.VirtualMachine, 
 	var names []string
 	for _, nic := range nics {
 		attached := nic.Properties != nil && nic.Properties.VirtualMachine != nil
-		created, _ := time.Parse(time.RFC3339, deref(nic.Tags[TagNICCreatedAt]))
+		created := parseCreatedAt(deref(nic.Tags[TagCreatedAt]))
 		if !attached && !vmNames[*nic.Name] && orphan(*nic.Name, created) {
 			names = append(names, *nic.Name)
 		}
@@ -119,7 +123,7 @@ func (l *AzureLauncher) listNICs(ctx context.Context) ([]*armnetwork.Interface, 
 			return nil, cloudError("list network interfaces in", l.opts.ResourceGroup, err)
 		}
 		for _, nic := range page.Value {
-			if nic != nil && nic.Name != nil && l.owns(nic.Tags) {
+			if nic != nil && nic.Name != nil && l.ownsVMResource(nic.Tags) {
 				nics = append(nics, nic)
 			}
 		}

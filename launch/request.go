@@ -2,6 +2,7 @@ package launch
 
 import (
 	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/imagefamily/bootstrap"
 )
 
 // Capacity types and the regional zone, as the api package spells them.
@@ -15,8 +16,8 @@ const (
 const DefaultAdminUsername = "azureuser"
 
 // Request is everything one launch needs. It is a plain value so that callers
-// (the instancetype and imagefamily adapters, tests) can fill it without
-// importing those packages.
+// (tests, other clouds' tooling) can fill it by hand; RequestFor fills it from
+// the instancetype catalogue and imagefamily.
 type Request struct {
 	// NodeClaimName names the VM, NIC, OS disk and computer: aks-<NodeClaimName>.
 	NodeClaimName string
@@ -29,16 +30,30 @@ type Request struct {
 	// CustomData is the base64 bootstrap payload. It carries a bootstrap
 	// token, so it is never logged, formatted or put in an error.
 	CustomData Secret
+	// CSE is the custom script extension's command (bootstrappingclient mode
+	// only). It carries the bootstrap token too.
+	CSE Secret
+	// Machine is the AKS Machine body (Machine API modes only); the launcher
+	// sets its size, zone, priority and tags for the offering it picks.
+	Machine *bootstrap.Machine
+	// BootstrapFor, when set, supplies Image, CustomData, CSE and Machine for
+	// the offering the launcher picked, in place of the four fields above:
+	// the image definition, kubelet reservations and node labels all depend
+	// on the size, zone and capacity type, which are only known then.
+	BootstrapFor BootstrapFunc `json:"-"`
 	// OSDiskSizeGB is the OS disk size; the disk is ephemeral when the chosen
-	// candidate's ephemeral placement holds it, else managed.
+	// candidate's ephemeral placement holds it, else managed. Machine API
+	// modes take the size from the Machine body instead.
 	OSDiskSizeGB int32
 	// OSDiskEncryptionSetID, when set, encrypts a managed OS disk with it.
 	OSDiskEncryptionSetID string
 	// SubnetID is the NIC's subnet resource ID.
 	SubnetID string
-	// NetworkSecurityGroupID, when set, is attached to the NIC (custom VNETs).
+	// NetworkSecurityGroupID, when set, is attached to the NIC. When empty on
+	// a custom VNET, the launcher's options or its NSG lookup supply it.
 	NetworkSecurityGroupID string
-	// LoadBalancerBackendPools are backend pool IDs the NIC joins.
+	// LoadBalancerBackendPools are backend pool IDs the NIC joins. When empty,
+	// the launcher's options or its load balancer lookup supply them.
 	LoadBalancerBackendPools []string
 	// Identities are user-assigned managed identity resource IDs.
 	Identities []string

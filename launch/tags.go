@@ -4,6 +4,8 @@ import (
 	"maps"
 	"strings"
 	"time"
+
+	"github.com/napkit/napkit/imagefamily/bootstrap"
 )
 
 // Tags napkit writes on every VM and NIC it creates.
@@ -15,10 +17,16 @@ const (
 	TagNodePool = "karpenter.sh_nodepool"
 	// TagBilling is the AKS billing tag for Linux nodes.
 	TagBilling = "compute.aks.billing"
-	// TagNICCreatedAt records, on NICs only, when the launcher wrote the NIC
-	// (RFC 3339). ARM keeps no creation time for NICs, and the garbage
-	// collector needs one to spare NICs of launches still in flight.
-	TagNICCreatedAt = "napkit.io_created-at"
+	// TagCreatedAt records, on NICs and AKS Machines, when the launcher wrote
+	// them (RFC 3339). ARM keeps no creation time for either, and the garbage
+	// collector needs one to spare launches still in flight.
+	TagCreatedAt = "napkit.io_created-at"
+	// TagNICCreatedAt is TagCreatedAt's earlier name.
+	TagNICCreatedAt = TagCreatedAt
+	// TagMachineNodeClaim names the NodeClaim of an AKS Machine. AKS copies
+	// machine tags to the machine's VM, so VM listings skip VMs carrying it:
+	// they belong to a machine, not to a VM-mode launch.
+	TagMachineNodeClaim = bootstrap.TagNodeClaim
 )
 
 // resourceTags merges the AKSNodeClass tags (keys with "/" rewritten to "_",
@@ -37,8 +45,18 @@ func resourceTags(clusterName, nodePool string, nodeClassTags map[string]string)
 // nicTags are the resource tags plus the NIC creation time.
 func nicTags(tags map[string]string, now time.Time) map[string]string {
 	out := maps.Clone(tags)
-	out[TagNICCreatedAt] = now.UTC().Format(time.RFC3339)
+	out[TagCreatedAt] = createdAt(now)
 	return out
+}
+
+// createdAt formats a TagCreatedAt value.
+func createdAt(now time.Time) string { return now.UTC().Format(time.RFC3339) }
+
+// parseCreatedAt reads a TagCreatedAt value; a missing or unreadable one is
+// the zero time, which counts as old.
+func parseCreatedAt(v string) time.Time {
+	t, _ := time.Parse(time.RFC3339, v)
+	return t
 }
 
 // toARMTags converts tags to the SDK's pointer map.

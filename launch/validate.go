@@ -1,19 +1,24 @@
 package launch
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"regexp"
+
+	"github.com/napkit/napkit/imagefamily"
 )
 
 // nodeClaimNamePattern is what Azure accepts in a Linux VM and computer name
 // once prefixed with "aks-" (at most 64 characters).
 var nodeClaimNamePattern = regexp.MustCompile(`^[a-z0-9]([-.a-z0-9]{0,58}[a-z0-9])?$`)
 
-// Validate reports every problem with the request, wrapped in
-// ErrInvalidRequest. It never quotes CustomData.
-func (r *Request) Validate() error {
+// Validate reports every problem with the request for a VM-based launcher in
+// the default mode, wrapped in ErrInvalidRequest. It never quotes a secret.
+func (r *Request) Validate() error { return r.validateFor(imagefamily.ModeScriptless) }
+
+// validateFor checks the request for a launcher in mode. A BootstrapFor
+// request's bootstrap is checked per offering, when it is made.
+func (r *Request) validateFor(mode imagefamily.Mode) error {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if !nodeClaimNamePattern.MatchString(r.NodeClaimName) {
@@ -28,25 +33,34 @@ func (r *Request) Validate() error {
 	for i, c := range r.Candidates {
 		errs = append(errs, c.validate(i)...)
 	}
-	if (r.Image.CommunityGalleryImageID == "") == (r.Image.SharedGalleryID == "") {
-		add("exactly one of image.communityGalleryImageID and image.sharedGalleryID is required")
+	if !mode.IsMachineAPI() {
+		errs = append(errs, r.validateVM()...)
 	}
-	if _, err := base64.StdEncoding.DecodeString(string(r.CustomData)); err != nil || r.CustomData == "" {
-		add("customData must be non-empty base64")
-	}
-	if r.OSDiskSizeGB <= 0 {
-		add("osDiskSizeGB must be positive, got %d", r.OSDiskSizeGB)
-	}
-	if r.SubnetID == "" {
-		add("subnetID is required")
-	}
-	if r.SSHPublicKey == "" {
-		add("sshPublicKey is required: password authentication is disabled")
+	if r.BootstrapFor == nil {
+		b := Bootstrap{Image: r.Image, CustomData: r.CustomData, CSE: r.CSE, Machine: r.Machine}
+		if err := b.validate(mode); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if len(errs) == 0 {
 		return nil
 	}
 	return fmt.Errorf("%w: %w", ErrInvalidRequest, errors.Join(errs...))
+}
+
+// validateVM checks what only a VM the launcher builds itself needs.
+func (r *Request) validateVM() []error {
+	var errs []error
+	if r.OSDiskSizeGB <= 0 {
+		errs = append(errs, fmt.Errorf("osDiskSizeGB must be positive, got %d", r.OSDiskSizeGB))
+	}
+	if r.SubnetID == "" {
+		errs = append(errs, errors.New("subnetID is required"))
+	}
+	if r.SSHPublicKey == "" {
+		errs = append(errs, errors.New("sshPublicKey is required: password authentication is disabled"))
+	}
+	return errs
 }
 
 func (c Candidate) validate(i int) []error {

@@ -10,8 +10,9 @@ import (
 
 // armError is ARM's error body.
 type armError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    string     `json:"code"`
+	Message string     `json:"message"`
+	Details []armError `json:"details,omitempty"`
 }
 
 // reply is one HTTP answer before it becomes an *http.Response.
@@ -94,4 +95,12 @@ func quotaExceeded(usage, location string, limit, current, required int) armErro
 	return armError{Code: "OperationNotAllowed", Message: fmt.Sprintf(
 		"Operation could not be completed as it results in exceeding approved %s quota. Additional details - Deployment Model: Resource Manager, Location: %s, Current Limit: %d, Current Usage: %d, Additional Required: %d, (Minimum) New Limit Required: %d. Submit a request for Quota increase at https://aka.ms/ProdportalCRP by specifying parameters listed in the 'Details' section for deployment to succeed.",
 		what, location, limit, current, required, current+required)}
+}
+
+// vmSizeNotSupported is the AKS Machine API's refusal of a size the
+// subscription may not use in the region (reference table 3.4).
+func vmSizeNotSupported(sku, subscription, location string) armError {
+	return armError{Code: "VMSizeNotSupported", Message: fmt.Sprintf(
+		"Virtual Machine size: '%s' is not supported for subscription %s in location '%s'. Please refer to aka.ms/aks/vm-size-selector to find supported VM sizes in location '%s'.",
+		sku, subscription, location, location)}
 }

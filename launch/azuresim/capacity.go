@@ -31,11 +31,11 @@ func (s *Sim) quotaRefusal(c call, sku SKU) *armError {
 // usedVCPUs sums the vCPUs of live VMs counted against usage.
 func (s *Sim) usedVCPUs(usage string) int {
 	total := 0
-	for _, vm := range s.vms {
+	for _, vm := range s.liveSlots() {
 		sku := s.opts.SKUs[vm.sku]
 		counts := (vm.spot && usage == QuotaLowPriority) ||
 			(!vm.spot && (usage == QuotaTotalRegional || usage == sku.Family))
-		if vm.live() && counts {
+		if counts {
 			total += sku.VCPUs
 		}
 	}
@@ -45,12 +45,47 @@ func (s *Sim) usedVCPUs(usage string) int {
 // liveVMs counts live VMs of sku in zone.
 func (s *Sim) liveVMs(sku, zone string) int {
 	n := 0
-	for _, vm := range s.vms {
-		if vm.live() && vm.sku == sku && vm.zone == zone {
+	for _, vm := range s.liveSlots() {
+		if vm.sku == sku && vm.zone == zone {
 			n++
 		}
 	}
 	return n
+}
+
+// liveSlot is a VM that holds capacity and quota: a VM or an AKS Machine's,
+// unless it failed.
+type liveSlot struct {
+	sku, zone string
+	spot      bool
+}
+
+func (s *Sim) liveSlots() []liveSlot {
+	var out []liveSlot
+	for _, vm := range s.vms {
+		if vm.live() {
+			out = append(out, liveSlot{vm.sku, vm.zone, vm.spot})
+		}
+	}
+	for _, m := range s.machines {
+		if m.state() != statusFailed {
+			out = append(out, liveSlot{m.sku, m.zone, m.spot})
+		}
+	}
+	return out
+}
+
+// sortedIn lists the keys of m in rg, by name.
+func sortedIn[T any](m map[string]T, rg string) []string {
+	prefix := key(rg, "")
+	var keys []string
+	for k := range m {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // sortedKeys lists the keys of VMs (or NICs) in rg, by name.

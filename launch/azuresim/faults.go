@@ -33,6 +33,8 @@ const (
 	FaultLowPriorityQuota FaultKind = "LowPriorityQuota"
 	// FaultRegionalQuota fails a VM PUT with the Total Regional Cores quota message.
 	FaultRegionalQuota FaultKind = "RegionalQuota"
+	// FaultVMSizeNotSupported refuses a Machine PUT with VMSizeNotSupported.
+	FaultVMSizeNotSupported FaultKind = "VMSizeNotSupported"
 	// FaultCrashAfterNIC lets a NIC PUT succeed, then cuts the caller off
 	// from that resource name, as if the controller died before creating the
 	// VM: every later call naming it fails at the transport, without
@@ -43,9 +45,9 @@ const (
 // Fault is an injected failure. Empty match fields match anything.
 type Fault struct {
 	Kind FaultKind
-	// Op limits the fault to one operation. Empty means OpVMPut for the VM
-	// failure kinds, OpNICPut for FaultCrashAfterNIC, and any operation for
-	// throttling, server errors and hangs.
+	// Op limits the fault to one operation. Empty means a VM or Machine PUT
+	// for the VM failure kinds, OpNICPut for FaultCrashAfterNIC, and any
+	// operation for throttling, server errors and hangs.
 	Op Op
 	// Name limits the fault to one resource name.
 	Name string
@@ -57,7 +59,7 @@ type Fault struct {
 	// RetryAfter is the FaultThrottle delay.
 	RetryAfter time.Duration
 	// Async delivers a VM failure through the operation instead of the
-	// PUT response, leaving a Failed VM behind, as ARM often does.
+	// PUT response, leaving a Failed VM (or machine) behind, as ARM often does.
 	Async bool
 	// Limit is the quota limit quoted in quota messages.
 	Limit int
@@ -99,11 +101,7 @@ func (s *Sim) takeFault(c call) (Fault, bool) {
 }
 
 func (f *Fault) matches(c call) bool {
-	op := f.Op
-	if op == "" {
-		op = f.Kind.defaultOp()
-	}
-	return (op == "" || op == c.op) &&
+	return f.matchesOp(c.op) &&
 		(f.Name == "" || strings.EqualFold(f.Name, c.name)) &&
 		(f.SKU == "" || strings.EqualFold(f.SKU, c.sku)) &&
 		(f.Zone == "" || f.Zone == c.zone) &&
@@ -111,14 +109,20 @@ func (f *Fault) matches(c call) bool {
 		(f.Kind != FaultLowPriorityQuota || c.spot)
 }
 
-func (k FaultKind) defaultOp() Op {
-	switch k {
+// matchesOp applies Op, or the kind's default operations when Op is empty.
+func (f *Fault) matchesOp(op Op) bool {
+	if f.Op != "" {
+		return f.Op == op
+	}
+	switch f.Kind {
 	case FaultThrottle, FaultServerError, FaultHang:
-		return ""
+		return true
 	case FaultCrashAfterNIC:
-		return OpNICPut
+		return op == OpNICPut
+	case FaultVMSizeNotSupported:
+		return op == OpMachinePut
 	default:
-		return OpVMPut
+		return op == OpVMPut || op == OpMachinePut
 	}
 }
 
@@ -141,6 +145,8 @@ func (s *Sim) vmFailure(f Fault, c call) (armError, bool) {
 		return quotaExceeded(QuotaLowPriority, s.opts.Location, f.Limit, f.Limit, s.opts.SKUs[c.sku].VCPUs), true
 	case FaultRegionalQuota:
 		return quotaExceeded(QuotaTotalRegional, s.opts.Location, f.Limit, f.Limit, s.opts.SKUs[c.sku].VCPUs), true
+	case FaultVMSizeNotSupported:
+		return vmSizeNotSupported(c.sku, s.opts.SubscriptionID, s.opts.Location), true
 	}
 	return armError{}, false
 }

@@ -57,6 +57,10 @@ func (s *Sim) validateNIC(nic *armnetwork.Interface) *reply {
 			return &r
 		}
 	}
+	if pool, missing := s.missingPool(nic); missing {
+		r := badRequest("InvalidResourceReference", "Resource %s referenced by resource %s was not found.", pool, "networkInterface")
+		return &r
+	}
 	return nil
 }
 

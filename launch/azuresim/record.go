@@ -61,15 +61,26 @@ func (s *Sim) RequestsFor(op Op, name string) []Record {
 	return out
 }
 
-// Writes counts write calls per resource name (a VM and its NIC share one).
+// Writes counts write calls per node: a VM, its NIC and its extensions share
+// the VM's name; a deleteMachines call counts once for each machine it names.
 func (s *Sim) Writes() map[string]int {
 	out := map[string]int{}
 	for _, r := range s.Requests() {
-		if r.IsWrite() && r.Name != "" {
-			out[r.Name]++
+		if !r.IsWrite() || r.Name == "" {
+			continue
+		}
+		for _, name := range strings.Split(r.Name, ",") {
+			out[nodeOf(name)]++
 		}
 	}
 	return out
+}
+
+// nodeOf is the node a resource name belongs to: a VM extension
+// ("<vm>/extensions/<name>") belongs to its VM.
+func nodeOf(name string) string {
+	node, _, _ := strings.Cut(name, "/")
+	return node
 }
 
 // ResetRecords forgets the recorded requests.

@@ -25,6 +25,20 @@ const (
 	OpNICDelete Op = "nic.delete"
 	OpNICList   Op = "nic.list"
 	OpOperation Op = "operation.get"
+	// OpExtensionPut creates a VM extension; its Record.Name is
+	// "<vm>/extensions/<extension>".
+	OpExtensionPut Op = "extension.put"
+	OpExtensionGet Op = "extension.get"
+	OpLBGet        Op = "loadbalancer.get"
+	OpLBList       Op = "loadbalancer.list"
+	OpNSGGet       Op = "nsg.get"
+	OpNSGList      Op = "nsg.list"
+	// The AKS Machine API. OpMachineDelete is the agent pool's
+	// deleteMachines action; its Record.Name lists the machines, comma-separated.
+	OpMachinePut    Op = "machine.put"
+	OpMachineGet    Op = "machine.get"
+	OpMachineList   Op = "machine.list"
+	OpMachineDelete Op = "machine.delete"
 )
 
 // call is one parsed request.
@@ -32,12 +46,14 @@ type call struct {
 	op        Op
 	rg, name  string // name is the resource, or the operation's resource
 	opID      string
-	sku, zone string // VM PUT only; zone is "1".."3" or Regional
-	spot      bool   // VM PUT only
-	body      []byte
-	query     url.Values
-	base      string // scheme://host, for URLs the simulator hands out
-	path      string
+	sku, zone string // VM and Machine PUT only; zone is "1".."3" or Regional
+	spot      bool   // VM and Machine PUT only
+	// cluster and pool address AKS Machines; sub is an extension's name.
+	cluster, pool, sub string
+	body               []byte
+	query              url.Values
+	base               string // scheme://host, for URLs the simulator hands out
+	path               string
 }
 
 // parse routes req. Paths are matched case-insensitively, as ARM does.
@@ -65,6 +81,10 @@ func (s *Sim) parse(req *http.Request) (call, *reply) {
 		c.op = op
 		return c, s.parseVMBody(&c)
 	}
+	if op, ok := routeChild(&c, req.Method, seg, lower); ok {
+		c.op = op
+		return c, s.parseChildBody(&c)
+	}
 	if len(lower) == 8 && lower[2] == "providers" && lower[4] == "locations" && lower[6] == "operations" && req.Method == http.MethodGet {
 		c.op, c.opID = OpOperation, seg[7]
 		c.name = s.operationName(c.opID)
@@ -87,6 +107,10 @@ func (s *Sim) routeResource(c *call, method string, seg, lower []string) (Op, bo
 		ops = map[string]Op{"LIST": OpVMList, http.MethodGet: OpVMGet, http.MethodPut: OpVMPut, http.MethodDelete: OpVMDelete}
 	case "microsoft.network/networkinterfaces":
 		ops = map[string]Op{"LIST": OpNICList, http.MethodGet: OpNICGet, http.MethodPut: OpNICPut, http.MethodDelete: OpNICDelete}
+	case "microsoft.network/loadbalancers":
+		ops = map[string]Op{"LIST": OpLBList, http.MethodGet: OpLBGet}
+	case "microsoft.network/networksecuritygroups":
+		ops = map[string]Op{"LIST": OpNSGList, http.MethodGet: OpNSGGet}
 	default:
 		return "", false
 	}

@@ -86,6 +86,9 @@ type Sim struct {
 	mu         sync.Mutex
 	vms        map[string]*vmRecord
 	nics       map[string]*nicRecord
+	machines   map[string]*machineRecord
+	lbs        map[string]*armnetwork.LoadBalancer
+	nsgs       map[string]*armnetwork.SecurityGroup
 	operations map[string]*operation
 	faults     []*Fault
 	severed    map[string]bool
@@ -98,6 +101,7 @@ type vmRecord struct {
 	spot          bool
 	model         armcompute.VirtualMachine
 	op            *operation // the creation, which GETs also advance
+	extensions    map[string]armcompute.VirtualMachineExtension
 }
 
 type nicRecord struct {
@@ -126,6 +130,9 @@ func New(opts Options) *Sim {
 		opts:       opts,
 		vms:        map[string]*vmRecord{},
 		nics:       map[string]*nicRecord{},
+		machines:   map[string]*machineRecord{},
+		lbs:        map[string]*armnetwork.LoadBalancer{},
+		nsgs:       map[string]*armnetwork.SecurityGroup{},
 		operations: map[string]*operation{},
 		severed:    map[string]bool{},
 	}

@@ -59,7 +59,7 @@ func (s *Sim) serve(ctx context.Context, req *http.Request, c call, parsed *repl
 	if req.Header.Get("Authorization") != "Bearer "+Token {
 		return errorReply(http.StatusUnauthorized, "AuthenticationFailed", "Authentication failed."), nil
 	}
-	if s.isSevered(c.name) {
+	if s.isSevered(nodeOf(c.name)) {
 		return reply{}, fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, ErrConnectionLost)
 	}
 	f, faulted := s.takeFault(c)
@@ -106,8 +106,31 @@ func (s *Sim) dispatch(c call, f Fault, faulted bool) reply {
 		return s.deleteNIC(c)
 	case OpNICList:
 		return s.listNICs(c)
-	default:
+	case OpOperation:
 		return s.pollOperation(c)
+	}
+	return s.dispatchMore(c, f, faulted)
+}
+
+// dispatchMore serves extensions, network lookups and AKS Machines.
+func (s *Sim) dispatchMore(c call, f Fault, faulted bool) reply {
+	switch c.op {
+	case OpExtensionPut:
+		return s.putExtension(c)
+	case OpExtensionGet:
+		return s.getExtension(c)
+	case OpLBGet, OpNSGGet:
+		return s.getNetworkResource(c)
+	case OpLBList, OpNSGList:
+		return s.listNetworkResources(c)
+	case OpMachinePut:
+		return s.putMachine(c, f, faulted)
+	case OpMachineGet:
+		return s.getMachine(c)
+	case OpMachineList:
+		return s.listMachines(c)
+	default:
+		return s.deleteMachines(c)
 	}
 }
 
