@@ -55,7 +55,9 @@ type bin struct {
 	classes  []classCount
 	pods     []*podInfo
 	domCache []domEntry
-	dead     bool
+	// dead: a new NodeClaim retired, or a node a Simulator took away for one question.
+	dead    bool
+	touched bool // changed by the current run (see engine.touch)
 }
 
 type hostCount struct {

@@ -28,7 +28,7 @@ func (e *engine) lowerBound() float64 {
 	spare := e.rt.zero()
 	open := 0
 	for _, b := range e.bins {
-		if b.kind != binNew && !b.closed {
+		if b.kind != binNew && !b.closed && !b.dead {
 			spare.addScaled(b.cap, 1)
 			open++
 		}

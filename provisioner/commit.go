@@ -4,6 +4,7 @@ package provisioner
 // the narrowing changes their domains), moves the target, and records the pods.
 func (e *engine) commit(pl *placement) {
 	b, c, n := pl.b, pl.c, pl.n
+	e.touch(b)
 	if b.kind == binNew {
 		e.applyNarrowing(b, pl)
 		e.applyTarget(b, pl)

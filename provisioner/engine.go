@@ -57,6 +57,11 @@ type engine struct {
 	shapeOf      map[*podClass]*shape
 	quotaBins    map[*shape][]*bin
 	freeLP       freeLPCache
+	// lenient (Simulator engines) records a class's compile error in the class instead of failing.
+	lenient bool
+	// touched lists the existing nodes and in-flight claims a run changed (see touch).
+	touched    []*bin
+	fixedNames map[string][]*bin // lazily built by nameClaims
 }
 
 type tolKey struct {
@@ -65,7 +70,16 @@ type tolKey struct {
 }
 
 func newEngine(in *Input, opts Options, baseline bool, sigs sigCache) (*engine, error) {
-	e := &engine{
+	e := allocEngine(in, opts, baseline, sigs)
+	if err := e.compile(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// allocEngine is an engine with its caches made and nothing compiled.
+func allocEngine(in *Input, opts Options, baseline bool, sigs sigCache) *engine {
+	return &engine{
 		in: in, opts: opts, baseline: baseline, sigs: sigs,
 		sets: newReqSets(), poolByName: map[string]*pool{}, poolTypes: map[string][]*instancetype.InstanceType{},
 		groupIndex: map[string]int32{}, domTabs: map[string]*domTab{}, domPrices: map[string]float64{},
@@ -75,15 +89,19 @@ func newEngine(in *Input, opts Options, baseline bool, sigs sigCache) (*engine, 
 		optionsCache: map[string]launchOptionsEntry{}, guide: map[guideKey]int{},
 		shapeOf: map[*podClass]*shape{}, quotaBins: map[*shape][]*bin{},
 	}
+}
+
+// compile builds everything a run needs from the input.
+func (e *engine) compile() error {
 	steps := []func() error{e.indexObjects, e.compilePods, e.buildResources, e.buildPools, e.compileDaemons,
 		e.finishPools, e.addNodeBins, e.compileClasses}
 	defer func() { e.fixedBins = len(e.bins) }()
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return e, nil
+	return nil
 }
 
 func (e *engine) indexObjects() error {
@@ -169,8 +187,13 @@ func (e *engine) finishPools() error {
 func (e *engine) compileClasses() error {
 	for _, c := range e.classes {
 		if err := e.compileClass(c); err != nil {
-			return err
+			if !e.lenient {
+				return err
+			}
+			// A Simulator compiles bound pods too; their errors only count if they ever move.
+			c.err, c.pre, c.preMsg = err, CodeUnsupported, err.Error()
 		}
+		c.termGroups = c.terms.groups()
 	}
 	owners := make([][]int32, len(e.bins))
 	for i, b := range e.bins {
@@ -247,6 +270,15 @@ func (e *engine) countForced() {
 		if g := e.groups[gi]; g.kind == kindSpread {
 			e.forced[gi] = (k + int(g.maxSkew) - 1) / int(g.maxSkew)
 		}
+	}
+}
+
+// touch records the first change a run makes to an existing node or in-flight claim, so that a
+// Simulator can undo the run by restoring only those bins.
+func (e *engine) touch(b *bin) {
+	if b.kind != binNew && !b.touched {
+		b.touched = true
+		e.touched = append(e.touched, b)
 	}
 }
 

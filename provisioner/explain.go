@@ -312,7 +312,7 @@ func (e *engine) explainNodes(c *podClass, vi int) string {
 	counts := map[Code]int{}
 	total := 0
 	for _, b := range e.bins {
-		if b.kind == binNew || total >= 5000 {
+		if b.kind == binNew || b.dead || total >= 5000 {
 			continue
 		}
 		total++

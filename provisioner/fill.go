@@ -7,10 +7,7 @@ import (
 // packFree places the free classes (pods constrained only by node requirements): first into the
 // room left on open bins, then onto new NodeClaims chosen and filled as whole patterns.
 func (e *engine) packFree(free []*podClass) int {
-	placed := 0
-	for _, b := range e.bins[:e.fixedBins] {
-		placed += e.fillBin(b, free)
-	}
+	placed := e.fillFixed(free)
 	for _, c := range free {
 		for c.remaining() > 0 {
 			n := e.tryQuota(c, 0, c.remaining())
@@ -25,6 +22,51 @@ func (e *engine) packFree(free []*podClass) int {
 	}
 	placed += e.cgPack(free)
 	return placed + e.openForFree(free)
+}
+
+// fillFixed fills the existing nodes and in-flight claims in bin order. The fit tree skips the bins
+// without room for the smallest free pod left (fillBin would place nothing there), so the pass
+// costs what the bins with room cost, not the cluster's size.
+func (e *engine) fillFixed(free []*podClass) int {
+	placed := 0
+	need, left := smallestRequest(free)
+	if !left {
+		return 0
+	}
+	for id := e.tree.next(0, need); id >= 0 && id < e.fixedBins; id = e.tree.next(id+1, need) {
+		if placed += e.fillBin(e.bins[id], free); placed > 0 && !anyRemaining(free) {
+			break
+		}
+	}
+	return placed
+}
+
+func anyRemaining(classes []*podClass) bool {
+	for _, c := range classes {
+		if c.remaining() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// smallestRequest is the per-resource minimum request of the free classes with pods left, and
+// whether there is one.
+func smallestRequest(free []*podClass) (resVec, bool) {
+	var need resVec
+	for _, c := range free {
+		if c.remaining() == 0 {
+			continue
+		}
+		if need == nil {
+			need = c.req.clone()
+			continue
+		}
+		for i, v := range c.req {
+			need[i] = min(need[i], v)
+		}
+	}
+	return need, need != nil
 }
 
 // fillBin greedily fills b's free room with free pods: each step takes the class whose request is

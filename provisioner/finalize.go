@@ -148,12 +148,10 @@ func optionsKey(p *pool, b *bin) string {
 
 // nameClaims names claims "<pool>-<n>" in creation order, skipping names nodes already use.
 func (e *engine) nameClaims(out []choice) {
-	taken := map[string]bool{}
-	for _, b := range e.bins {
-		if b.kind != binNew {
-			taken[b.name] = true
-		}
+	if len(out) == 0 {
+		return
 	}
+	taken := map[string]bool{}
 	slices.SortStableFunc(out, func(a, b choice) int {
 		return cmp.Or(cmp.Compare(a.b.pool.idx, b.b.pool.idx), cmp.Compare(a.b.seq, b.b.seq))
 	})
@@ -163,7 +161,7 @@ func (e *engine) nameClaims(out []choice) {
 		for {
 			next[p.idx]++
 			name := fmt.Sprintf("%s-%d", p.name, next[p.idx])
-			if !taken[name] {
+			if !taken[name] && !e.nodeNamed(name) {
 				out[i].name = name
 				taken[name] = true
 				break
@@ -171,6 +169,23 @@ func (e *engine) nameClaims(out []choice) {
 		}
 		out[i].b.name = out[i].name
 	}
+}
+
+// nodeNamed reports whether an existing node or in-flight claim (not taken away) has the name. The
+// index is built once: a Simulator names claims for many questions about the same bins.
+func (e *engine) nodeNamed(name string) bool {
+	if e.fixedNames == nil {
+		e.fixedNames = make(map[string][]*bin, e.fixedBins)
+		for _, b := range e.bins[:e.fixedBins] {
+			e.fixedNames[b.name] = append(e.fixedNames[b.name], b)
+		}
+	}
+	for _, b := range e.fixedNames[name] {
+		if !b.dead {
+			return true
+		}
+	}
+	return false
 }
 
 // totalPrice sums the choices' prices.

@@ -50,6 +50,10 @@ type podClass struct {
 	matches                             map[int32]bool
 	cursor                              []int
 	stuck                               bool
+	// termGroups are the groups the class's own terms interned, preferences included;
+	// err is a compile error a lenient engine deferred (see engine.lenient).
+	termGroups []int32
+	err        error
 }
 
 func (c *podClass) remaining() int { return len(c.pods) - c.next }
@@ -64,6 +68,17 @@ type podTerms struct {
 	prefAff  []weighted[int32]
 	prefAnti []weighted[int32]
 	soft     []weighted[int32] // ScheduleAnyway spreads, in declaration order
+}
+
+// groups lists every group the terms name, required and preferred.
+func (t *podTerms) groups() []int32 {
+	out := slices.Clone(t.required)
+	for _, list := range [][]weighted[int32]{t.prefAff, t.prefAnti, t.soft} {
+		for _, w := range list {
+			out = append(out, w.v)
+		}
+	}
+	return out
 }
 
 type weighted[T any] struct {

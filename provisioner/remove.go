@@ -8,6 +8,7 @@ func (e *engine) removePod(pi *podInfo) {
 	if b == nil {
 		return
 	}
+	e.touch(b)
 	for i, x := range b.pods {
 		if x == pi {
 			last := len(b.pods) - 1

@@ -46,8 +46,9 @@ func (e *engine) reset(s *snapshot, baseline bool) {
 	for i, b := range e.bins[:e.fixedBins] {
 		st := s.bins[i]
 		b.used, b.ports, b.host = st.used.clone(), slices.Clone(st.ports), slices.Clone(st.host)
-		b.classes, b.pods, b.domCache = nil, nil, nil
+		b.classes, b.pods, b.domCache, b.touched = nil, nil, nil, false
 	}
+	e.touched = e.touched[:0]
 	e.bins = e.bins[:e.fixedBins]
 	for i, g := range e.groups {
 		st := s.groups[i]
@@ -68,6 +69,11 @@ func (e *engine) reset(s *snapshot, baseline bool) {
 	for _, b := range e.bins {
 		e.tree.push(e.binFree(b))
 	}
+	e.resetRunCaches()
+}
+
+// resetRunCaches drops what one packing run derived from its pending pods.
+func (e *engine) resetRunCaches() {
 	e.seq, e.freeLP, e.forceTarget = map[int]int{}, freeLPCache{}, -1
 	e.guide, e.shapeOf, e.quotaBins = map[guideKey]int{}, map[*podClass]*shape{}, map[*shape][]*bin{}
 	e.targetOrders, e.duals = map[int][]int{}, map[int]coverResult{}

@@ -2,18 +2,51 @@ package provisioner
 
 import (
 	"fmt"
-	"slices"
-
-	corev1 "k8s.io/api/core/v1"
+	"time"
 )
 
 // Simulator answers many "what if these nodes went away" questions about one cluster snapshot, the
 // question consolidation asks for every candidate. It is built once from an Input whose Nodes are the
 // cluster (Input.Pods are pods already pending) and is not safe for concurrent use.
+//
+// NewSimulator compiles the whole snapshot once, every evacuable bound pod included (as a pending
+// pod of its class, inactive until its node is taken away). Each Evacuate then detaches the taken
+// nodes (their bins, their pods' topology counts and limit charges), activates only the classes and
+// pods of the question, runs the engine exactly as Solve does (main strategy, then the
+// first-fit-decreasing baseline, keeping the better plan) and undoes what the run changed: the bins
+// it touched, the groups and pools its pods count in. Its cost follows the question, not the cluster.
 type Simulator struct {
-	in Input
+	in   Input
+	opts Options
 	// index maps a node name to its position in in.Nodes.
 	index map[string]int
+	eng   *engine
+	// base is the packing state right after compilation (fixed bins' room, ports, host counts).
+	base *snapshot
+	// nodeBin is in.Nodes[i]'s bin; moved[i] its evacuable pods, compiled as pending pods.
+	nodeBin []*bin
+	moved   [][]*podInfo
+	// pending are Input.Pods and buffer replicas, always pending; pendingOf groups them by class.
+	pending   []*podInfo
+	pendingOf map[*podClass][]*podInfo
+	topo      *simTopology
+	// variants[class id][anyPreferNoSchedule] are the class's relaxation variants: whether any
+	// PreferNoSchedule taint is in play depends on the nodes taken and on AllowNewNodeClaims.
+	variants [][2][]*variant
+	lists    []classLists // each class's group lists over the whole snapshot
+	pnsBin   []bool       // fixed bin id → its node has a PreferNoSchedule taint
+	pnsNodes int
+	poolPNS  bool
+	all      struct {
+		classes []*podClass
+		pods    []*podInfo
+		pools   []*pool
+		pns     bool
+	}
+	stamp    int   // generation counter for the mark slices below
+	classMk  []int // class id → stamp when active in the current question
+	groupMk  []int // group id → stamp when seen in the current pass
+	limitsOn bool  // some pool has limits: cached launch lists depend on the pools' usage
 }
 
 // EvacuateRequest names the nodes to take away and what the simulation may use instead.
@@ -22,7 +55,8 @@ type EvacuateRequest struct {
 	// become pending and are placed with the pods already pending.
 	Nodes []string
 	// NotDestinations are nodes that stay in the cluster (their pods still count for topology) but
-	// must not receive moved pods: nodes inside their own consolidateAfter window, say.
+	// must not receive moved pods: nodes inside their own consolidateAfter window, say. Names that
+	// are not nodes of the snapshot are ignored.
 	NotDestinations []string
 	// AllowNewNodeClaims lets the simulation open new NodeClaims from Input.NodePools; without it a
 	// pod that fits nowhere else is unschedulable.
@@ -30,8 +64,10 @@ type EvacuateRequest struct {
 }
 
 // NewSimulator compiles the snapshot. The Input is kept by reference: do not modify it afterwards.
+// It returns the errors Solve would return for the Input (wrapping ErrInvalidInput); an invalid
+// spec of a bound pod is reported by the Evacuate that moves the pod.
 func NewSimulator(in Input) (*Simulator, error) {
-	s := &Simulator{in: in, index: make(map[string]int, len(in.Nodes))}
+	s := &Simulator{in: in, opts: in.Options.withDefaults(), index: make(map[string]int, len(in.Nodes))}
 	for i, n := range in.Nodes {
 		if n.Node == nil {
 			return nil, fmt.Errorf("%w: nodes[%d] has no Node", ErrInvalidInput, i)
@@ -41,89 +77,59 @@ func NewSimulator(in Input) (*Simulator, error) {
 		}
 		s.index[n.Node.Name] = i
 	}
+	if err := validateOptions(s.opts); err != nil {
+		return nil, err
+	}
+	if err := validateBuffers(in.CapacityBuffers); err != nil {
+		return nil, err
+	}
+	if err := s.compile(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
 // Evacuate simulates removing req.Nodes and returns the provisioner's plan for their pods: where
 // each lands (ExistingNodes, InFlightClaims), which NodeClaims would be created and which pods
-// would stay unschedulable. The simulator's snapshot is unchanged afterwards.
+// would stay unschedulable. The plan is the one Solve would return for the same question (see
+// evacuateReference), and the simulator's snapshot is unchanged afterwards.
 func (s *Simulator) Evacuate(req EvacuateRequest) (*Plan, error) {
-	in, err := s.evacuationInput(req)
+	start := time.Now()
+	q, err := s.activate(req)
 	if err != nil {
 		return nil, err
 	}
-	return Solve(in)
+	defer s.deactivate(q)
+	plan := s.run(q, start)
+	plan.Stats.SolveMillis = time.Since(start).Milliseconds()
+	return plan, nil
 }
 
-// evacuationInput is the Solve input the reference implementation of Evacuate runs.
-func (s *Simulator) evacuationInput(req EvacuateRequest) (Input, error) {
-	gone := make(map[string]bool, len(req.Nodes))
-	for _, name := range req.Nodes {
-		if _, ok := s.index[name]; !ok {
-			return Input{}, fmt.Errorf("%w: evacuate: unknown node %q", ErrInvalidInput, name)
-		}
-		gone[name] = true
+// run is Solve's sequence on the activated engine: the main strategy, then the baseline on the
+// same compiled state, keeping the plan that places more pods, then costs less.
+func (s *Simulator) run(q *question, start time.Time) *Plan {
+	e := s.eng
+	e.pack()
+	e.improve(start.Add(s.opts.TimeBudget))
+	chs := e.finalize()
+	plan := s.render(q, chs)
+	if s.opts.DisableBaseline {
+		return plan
 	}
-	in := s.in
-	in.Pods = slices.Clone(s.in.Pods)
-	in.Nodes = make([]ExistingNode, 0, len(s.in.Nodes))
-	for _, n := range s.in.Nodes {
-		if !gone[n.Node.Name] {
-			in.Nodes = append(in.Nodes, n)
-			continue
-		}
-		for _, p := range n.Pods {
-			if evacuates(p) {
-				moved := p.DeepCopy()
-				moved.Spec.NodeName = ""
-				in.Pods = append(in.Pods, moved)
-			}
-		}
+	placed, price := e.placedCount(), totalPrice(chs)
+	s.undoRun(q)
+	e.baseline = true
+	e.pack()
+	baseCh := e.finalize()
+	if better(e.placedCount(), totalPrice(baseCh), placed, price) {
+		plan = s.render(q, baseCh)
 	}
-	in.Nodes = markNotDestinations(in.Nodes, req.NotDestinations)
-	if !req.AllowNewNodeClaims {
-		in.NodePools = nil
-	}
-	return in, nil
+	return plan
 }
 
-// evacuates says whether a pod on a removed node has to find a new place: DaemonSet and mirror pods
-// go with their node, terminal pods are gone already.
-func evacuates(p *corev1.Pod) bool {
-	if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
-		return false
-	}
-	if _, mirror := p.Annotations[corev1.MirrorPodAnnotationKey]; mirror {
-		return false
-	}
-	for _, o := range p.OwnerReferences {
-		if o.Kind == "DaemonSet" && o.Controller != nil && *o.Controller {
-			return false
-		}
-	}
-	return true
+func (s *Simulator) render(q *question, chs []choice) *Plan {
+	plan := s.eng.plan(chs)
+	plan.Cost.LowerBoundPerHour = floorPrice(s.eng.lowerBound())
+	plan.Stats.Pods = q.realPods
+	return plan
 }
-
-// markNotDestinations keeps the named nodes but taints them so no moved pod lands there.
-func markNotDestinations(nodes []ExistingNode, names []string) []ExistingNode {
-	if len(names) == 0 {
-		return nodes
-	}
-	skip := make(map[string]bool, len(names))
-	for _, n := range names {
-		skip[n] = true
-	}
-	out := slices.Clone(nodes)
-	for i, n := range out {
-		if !skip[n.Node.Name] {
-			continue
-		}
-		node := n.Node.DeepCopy()
-		node.Spec.Taints = append(node.Spec.Taints, corev1.Taint{Key: NotDestinationTaint, Effect: corev1.TaintEffectNoSchedule})
-		out[i].Node = node
-	}
-	return out
-}
-
-// NotDestinationTaint is the taint the reference Evacuate puts on nodes named in NotDestinations.
-const NotDestinationTaint = "napkit.io/not-a-destination"

@@ -182,7 +182,7 @@ func (e *engine) eligibleDomains(g *group) []bool {
 	tab := e.domTab(g.key)
 	mark := map[int32]bool{}
 	for _, b := range e.bins {
-		if b.kind != binNew && e.countsOn(g, b) {
+		if b.kind != binNew && !b.dead && e.countsOn(g, b) {
 			if v, ok := b.labels[g.key]; ok {
 				mark[tab.id(v)] = true
 			}

@@ -1,0 +1,75 @@
+package provisioner
+
+// undoRun puts the engine back in the state activate left: the bins the run touched get their
+// compiled state back, its new NodeClaims go, and the saved groups, pools and classes are
+// restored. It costs what the run changed.
+func (s *Simulator) undoRun(q *question) {
+	e := s.eng
+	for _, b := range e.touched {
+		st := &s.base.bins[b.id]
+		copy(b.used, st.used)
+		b.ports = append(b.ports[:0], st.ports...)
+		b.host = append(b.host[:0], st.host...)
+		b.classes, b.pods, b.touched = b.classes[:0], b.pods[:0], false
+		e.tree.update(b.id, e.binFree(b))
+	}
+	e.touched = e.touched[:0]
+	e.tree.truncate(e.fixedBins)
+	e.bins = e.bins[:e.fixedBins]
+	for _, gs := range q.groups {
+		g := gs.g
+		g.match, g.owner, g.total = append(g.match[:0], gs.match...), append(g.owner[:0], gs.owner...), gs.total
+	}
+	for i, p := range s.all.pools {
+		copy(p.used, q.pools[i])
+	}
+	for i, c := range q.classes {
+		copy(c.pods, q.order[i])
+		c.next, c.stuck = 0, false
+		clear(c.cursor)
+		for _, pi := range c.pods {
+			pi.bin, pi.variant = nil, 0
+		}
+	}
+	e.resetRunCaches()
+	e.baseline = false
+}
+
+// deactivate undoes the run and the question: the taken nodes come back with their counts and
+// charges, the NotDestinations reopen, and the engine sees the whole snapshot again.
+func (s *Simulator) deactivate(q *question) {
+	s.undoRun(q)
+	e := s.eng
+	for _, es := range q.eligible {
+		es.g.eligible = es.old
+	}
+	for _, b := range q.closed {
+		b.closed = false
+		e.tree.update(b.id, e.binFree(b))
+	}
+	for _, b := range q.gone {
+		s.topo.apply(e, b, 1)
+		b.dead = false
+		if b.charge != nil {
+			b.pool.charge(b.charge, 1)
+		}
+		e.tree.update(b.id, e.binFree(b))
+	}
+	e.classes, e.pods, e.pools, e.anyPreferNoSchedule = s.all.classes, s.all.pods, s.all.pools, s.all.pns
+}
+
+// truncate drops the leaves from n on (a Simulator's new NodeClaims of the last run), resetting them
+// so that the inner maxima no longer count them.
+func (t *fitTree) truncate(n int) {
+	if n >= t.n {
+		return
+	}
+	none := make(resVec, t.r)
+	for i := range none {
+		none[i] = -1
+	}
+	for i := n; i < t.n; i++ {
+		t.update(i, none)
+	}
+	t.n = n
+}
