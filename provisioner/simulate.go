@@ -47,6 +47,10 @@ type Simulator struct {
 	classMk  []int // class id → stamp when active in the current question
 	groupMk  []int // group id → stamp when seen in the current pass
 	limitsOn bool  // some pool has limits: cached launch lists depend on the pools' usage
+	// closedBins are the bins closed for closedFor, the last question's NotDestinations; they stay
+	// closed until a question names other ones (see closeNotDestinations).
+	closedFor  []string
+	closedBins []*bin
 }
 
 // EvacuateRequest names the nodes to take away and what the simulation may use instead.
@@ -61,6 +65,12 @@ type EvacuateRequest struct {
 	// AllowNewNodeClaims lets the simulation open new NodeClaims from Input.NodePools; without it a
 	// pod that fits nowhere else is unschedulable.
 	AllowNewNodeClaims bool
+	// Quick runs only the first-fit-decreasing baseline (Karpenter's own scheduling simulation)
+	// instead of the main strategy and the baseline. Its plan is valid but may open costlier or
+	// more NodeClaims, and it reports no lower bound (Cost.LowerBoundPerHour 0). It costs a
+	// fraction of a full run when many pods need new NodeClaims, which suits screening many
+	// questions and asking in full only about the promising ones.
+	Quick bool
 }
 
 // NewSimulator compiles the snapshot. The Input is kept by reference: do not modify it afterwards.
@@ -100,7 +110,12 @@ func (s *Simulator) Evacuate(req EvacuateRequest) (*Plan, error) {
 		return nil, err
 	}
 	defer s.deactivate(q)
-	plan := s.run(q, start)
+	var plan *Plan
+	if req.Quick {
+		plan = s.runBaseline(q)
+	} else {
+		plan = s.run(q, start)
+	}
 	plan.Stats.SolveMillis = time.Since(start).Milliseconds()
 	return plan, nil
 }
@@ -124,6 +139,18 @@ func (s *Simulator) run(q *question, start time.Time) *Plan {
 	if better(e.placedCount(), totalPrice(baseCh), placed, price) {
 		plan = s.render(q, baseCh)
 	}
+	return plan
+}
+
+// runBaseline is the baseline alone on the activated engine. Its plan carries no lower bound
+// (Cost.LowerBoundPerHour is 0, trivially true): computing one costs as much as the packing, and
+// a quick question is asked for its placements.
+func (s *Simulator) runBaseline(q *question) *Plan {
+	e := s.eng
+	e.baseline = true
+	e.pack()
+	plan := e.plan(e.finalize())
+	plan.Stats.Pods = q.realPods
 	return plan
 }
 

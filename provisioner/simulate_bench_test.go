@@ -86,6 +86,13 @@ func BenchmarkEvacuate(b *testing.B) {
 				runEvacuate(b, in, sim.Evacuate, allow)
 				b.ReportMetric(float64(compile.Microseconds())/1000, "compileMs")
 			})
+			b.Run(fmt.Sprintf("nodes=%d/new=%t/quick", n, allow), func(b *testing.B) {
+				quick := func(req EvacuateRequest) (*Plan, error) {
+					req.Quick = true
+					return sim.Evacuate(req)
+				}
+				runEvacuate(b, in, quick, allow)
+			})
 			b.Run(fmt.Sprintf("nodes=%d/new=%t/reference", n, allow), func(b *testing.B) {
 				runEvacuate(b, in, sim.evacuateReference, allow)
 			})

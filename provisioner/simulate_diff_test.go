@@ -169,6 +169,7 @@ func compareEvacuate(t *testing.T, sim *Simulator, req EvacuateRequest) (identic
 	if len(fast.NodeClaims) > len(ref.NodeClaims) {
 		t.Fatalf("%+v: %d new NodeClaims, reference %d", req, len(fast.NodeClaims), len(ref.NodeClaims))
 	}
+	checkQuick(t, sim, req, refIn)
 	ref.Stats.SolveMillis, fast.Stats.SolveMillis = 0, 0
 	a, _ := json.Marshal(ref)
 	b, _ := json.Marshal(fast)
@@ -176,6 +177,21 @@ func compareEvacuate(t *testing.T, sim *Simulator, req EvacuateRequest) (identic
 		t.Logf("%+v: plans differ\nreference %s\nEvacuate  %s", req, a, b)
 	}
 	return string(a) == string(b), true
+}
+
+// checkQuick asks the question in Quick mode: the baseline's plan must be valid on its own, and
+// asking it must leave the Simulator as it found it (the next full question is compared too).
+func checkQuick(t *testing.T, sim *Simulator, req EvacuateRequest, refIn Input) {
+	t.Helper()
+	req.Quick = true
+	quick, err := sim.Evacuate(req)
+	if err != nil {
+		t.Fatalf("%+v: Evacuate: %v (full run succeeds)", req, err)
+	}
+	if errs := checkPlan(refIn, quick); len(errs) > 0 {
+		dump, _ := json.MarshalIndent(quick, "", " ")
+		t.Fatalf("%+v: invalid quick plan:\n%v\n%s", req, errs, dump)
+	}
 }
 
 func unschedulablePods(p *Plan) []string {

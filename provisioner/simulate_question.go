@@ -9,9 +9,8 @@ import (
 
 // question is one Evacuate's changes to the compiled engine, kept to undo them.
 type question struct {
-	gone   []*bin // the taken nodes, dead for the question
-	closed []*bin // NotDestinations that were open
-	allow  bool
+	gone  []*bin // the taken nodes, dead for the question
+	allow bool
 	// classes are the active classes in solve order; order[i] is classes[i]'s pods in queue order.
 	classes  []*podClass
 	order    [][]*podInfo
@@ -52,7 +51,7 @@ func (s *Simulator) activate(req EvacuateRequest) (*question, error) {
 	}
 	q := &question{allow: req.AllowNewNodeClaims, realPods: len(s.in.Pods) + len(moved), goneOwners: map[int32]int32{}}
 	s.detach(q, nodes)
-	s.closeNotDestinations(q, req.NotDestinations)
+	s.closeNotDestinations(req.NotDestinations)
 	e := s.eng
 	e.pools = nil
 	if q.allow {
@@ -111,22 +110,33 @@ func (s *Simulator) detach(q *question, nodes []int) {
 	}
 }
 
-// closeNotDestinations closes the named nodes still there: they keep their pods and counts but
-// take none, as a cordoned node does.
-func (s *Simulator) closeNotDestinations(q *question, names []string) {
+// closeNotDestinations closes the named nodes: they keep their pods and counts but take none, as a
+// cordoned node does. The closing outlives the question: a caller asks many questions with the
+// same NotDestinations (consolidation's list changes only when it commits a command), so only
+// a different list reopens the bins of the last one and closes its own. A taken node is closed
+// too, so that it stays closed when it comes back.
+func (s *Simulator) closeNotDestinations(names []string) {
+	if slices.Equal(names, s.closedFor) {
+		return
+	}
 	e := s.eng
+	for _, b := range s.closedBins {
+		b.closed = false
+		e.tree.update(b.id, e.binFree(b))
+	}
+	s.closedFor, s.closedBins = slices.Clone(names), s.closedBins[:0]
 	for _, name := range names {
 		i, ok := s.index[name]
 		if !ok {
 			continue
 		}
 		b := s.nodeBin[i]
-		if b.dead || b.closed {
+		if b.closed { // cordoned in the snapshot, or named twice
 			continue
 		}
 		b.closed = true
 		e.tree.update(b.id, e.binFree(b))
-		q.closed = append(q.closed, b)
+		s.closedBins = append(s.closedBins, b)
 	}
 }
 

@@ -36,16 +36,12 @@ func (s *Simulator) undoRun(q *question) {
 }
 
 // deactivate undoes the run and the question: the taken nodes come back with their counts and
-// charges, the NotDestinations reopen, and the engine sees the whole snapshot again.
+// charges, and the engine sees the whole snapshot again.
 func (s *Simulator) deactivate(q *question) {
 	s.undoRun(q)
 	e := s.eng
 	for _, es := range q.eligible {
 		es.g.eligible = es.old
-	}
-	for _, b := range q.closed {
-		b.closed = false
-		e.tree.update(b.id, e.binFree(b))
 	}
 	for _, b := range q.gone {
 		s.topo.apply(e, b, 1)
