@@ -1,6 +1,78 @@
 package consolidation
 
-// Decide runs one disruption pass over the snapshot and returns its commands.
+import (
+	"cmp"
+	"slices"
+	"time"
+)
+
+// Decide runs one disruption pass over the snapshot and returns its commands: expiration, then
+// emptiness, drift and consolidation (multi-node, then single-node). Unlike Karpenter, whose loop
+// stops at the first method that finds something, one pass returns every command it finds; they
+// hold together, each simulated on the cluster the earlier ones leave (see pass). Errors wrap
+// ErrInvalidInput (the snapshot), ErrBudget is never returned (a misconfigured budget allows
+// nothing and is reported in Blocked), and ErrSimulation (the provisioner refused the snapshot).
 func Decide(in Input) (*Plan, error) {
-	return &Plan{Kind: PlanKind, Commands: []Command{}, Blocked: []Blocked{}}, nil
+	start := time.Now()
+	cands, skipped, err := collect(&in)
+	if err != nil {
+		return nil, err
+	}
+	b, err := newBudgets(&in, cands)
+	if err != nil {
+		return nil, err
+	}
+	p, err := newPass(&in, cands, b)
+	if err != nil {
+		return nil, err
+	}
+	for _, method := range []func() error{p.expire, p.emptiness, p.drift, p.consolidate} {
+		if err := method(); err != nil {
+			return nil, err
+		}
+	}
+	return p.plan(skipped, time.Since(start)), nil
+}
+
+// plan assembles the result: commands in reason order, what was kept back and why, the figures.
+func (p *pass) plan(skipped []Blocked, elapsed time.Duration) *Plan {
+	cmds := slices.Clone(p.commands)
+	if cmds == nil {
+		cmds = []Command{}
+	}
+	sortCommands(cmds)
+	pl := &Plan{Kind: PlanKind, Commands: cmds, Blocked: p.blocked(skipped)}
+	pl.Stats = Stats{Nodes: len(p.in.Nodes), Candidates: len(p.cands), Simulations: p.simulations,
+		DecideMillis: elapsed.Milliseconds()}
+	for _, c := range cmds {
+		pl.Stats.SavingsPerHour += c.SavingsPerHour
+		pl.Stats.Evictions += len(c.Moves)
+	}
+	pl.Stats.SavingsPerHour = roundPrice(pl.Stats.SavingsPerHour)
+	if pl.Stats.SavingsPerHour > 0 {
+		pl.Stats.EvictionsPerDollar = roundPrice(float64(pl.Stats.Evictions) / pl.Stats.SavingsPerHour)
+	}
+	return pl
+}
+
+// blocked lists the nodes that were never candidates and the candidates a rule kept out of every
+// command: a blocker, or a pool whose budgets are misconfigured (which allows nothing).
+func (p *pass) blocked(skipped []Blocked) []Blocked {
+	out := slices.Clone(skipped)
+	for _, c := range p.cands {
+		if p.removed[c.name] {
+			continue
+		}
+		switch problems := p.budgets.problems(c.pool.Name); {
+		case c.blocker != "":
+			out = append(out, Blocked{Node: c.name, Reason: c.blocker})
+		case len(problems) > 0:
+			out = append(out, Blocked{Node: c.name, Reason: problems[0].Error()})
+		}
+	}
+	if out == nil {
+		out = []Blocked{}
+	}
+	slices.SortStableFunc(out, func(a, b Blocked) int { return cmp.Or(cmp.Compare(a.Node, b.Node), cmp.Compare(a.Reason, b.Reason)) })
+	return out
 }

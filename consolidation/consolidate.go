@@ -1,0 +1,124 @@
+package consolidation
+
+import (
+	"github.com/napkit/napkit/api"
+)
+
+// maxCommandNodes caps the nodes of one consolidation command, as Karpenter's multi-node
+// consolidation does (maxParallel): a command is drained as a unit, and a bigger one is a bigger
+// blast radius if it goes wrong.
+const maxCommandNodes = 100
+
+// minSavings is the least saving a consolidation command must bring: prices are kept to 1e-9 USD,
+// so anything smaller is rounding, and a move for nothing is churn.
+const minSavings = 1e-9
+
+// consolidate runs multi-node, then single-node consolidation over the candidates in savings-ratio
+// order.
+func (p *pass) consolidate() error {
+	var order []*candidate
+	for _, c := range consolidationOrder(p.cands) {
+		if p.consolidatable(c) {
+			order = append(order, c)
+		}
+	}
+	if err := p.multiNode(order); err != nil {
+		return err
+	}
+	if err := p.mergeToOne(order); err != nil {
+		return err
+	}
+	return p.singleNode(order)
+}
+
+// consolidatable is the consolidation methods' filter: a pool policy that allows it, past
+// consolidateAfter, not empty (emptiness owns those), not blocked, priced and labelled.
+func (p *pass) consolidatable(c *candidate) bool {
+	policy, never := poolPolicy(c.pool)
+	if never || policy == api.ConsolidationPolicyWhenEmpty {
+		return false
+	}
+	return c.consolidatable && !c.empty && c.blocker == "" && c.instanceType != nil && c.price > 0 &&
+		c.zone != "" && c.capacityType != ""
+}
+
+// usable reports whether c may join a consolidation command now: still available, its pool's
+// Underutilized budget not spent (counting pending nodes of the command being grown).
+func (p *pass) usable(c *candidate, pending map[string]int) bool {
+	return p.available(c) && p.budgets.allowed(c.pool.Name, ReasonUnderutilized) > pending[c.pool.Name]
+}
+
+// commandsLeft reports whether Options.MaxCommands allows another consolidation command.
+func (p *pass) commandsLeft() bool {
+	if p.in.Options.MaxCommands <= 0 {
+		return true
+	}
+	n := 0
+	for _, c := range p.commands {
+		if c.Reason == ReasonUnderutilized {
+			n++
+		}
+	}
+	return n < p.in.Options.MaxCommands
+}
+
+// tryRemove simulates removing nodes with new NodeClaims allowed and drafts the command the
+// result supports: a delete when the rest of the cluster takes every pod, a replace when the
+// replacement rules leave a cheaper launch, nothing otherwise. why says what failed.
+//
+// The first simulation is the provisioner's quick one, first-fit decreasing as Karpenter's own
+// scheduling simulation is, so every command Karpenter's simulation would allow is found at its
+// cost. Only when that finds nothing and the options allow more than one replacement does the
+// full strategy get asked: splits and M → N moves are where its packing makes the difference.
+func (p *pass) tryRemove(nodes []*candidate, detail string) (*draft, string, error) {
+	d, why, err := p.draftRemove(nodes, detail, true)
+	if err != nil || d != nil || !(p.in.Options.AllowSplit || p.in.Options.AllowManyToMany) {
+		return d, why, err
+	}
+	return p.draftRemove(nodes, detail, false)
+}
+
+// draftRemove is one simulation of removing nodes, quick or full, read as a command.
+func (p *pass) draftRemove(nodes []*candidate, detail string, quick bool) (*draft, string, error) {
+	plan, err := p.simulate(nodes, simulation{allowNew: true, quick: quick})
+	if err != nil {
+		return nil, "", err
+	}
+	o := evaluate(nodes, plan)
+	if !o.valid() {
+		return nil, "pods would not schedule", nil
+	}
+	if !p.claimCountAllowed(len(nodes), len(o.claims)) {
+		return nil, "too many replacements", nil
+	}
+	r := newReplaceRule(nodes, p.in.Options)
+	claims, worst, why := p.prices.priceAll(o.claims, r)
+	if why != "" {
+		return nil, why, nil
+	}
+	d := &draft{kind: CommandDelete, reason: ReasonUnderutilized, detail: detail, nodes: nodes, out: o,
+		claims: claims, savings: r.below - worst}
+	if len(claims) > 0 {
+		d.kind = CommandReplace
+	}
+	if d.savings < minSavings {
+		return nil, "no savings", nil
+	}
+	if !p.balancedApproves(nodes, d.savings) {
+		return nil, "Balanced score below 1/k", nil
+	}
+	return d, "", nil
+}
+
+// claimCountAllowed is the shape rule: M → 0 or M → 1 always; 1 → 2 with AllowSplit; M → N with
+// AllowManyToMany.
+func (p *pass) claimCountAllowed(removed, claims int) bool {
+	switch {
+	case claims <= 1:
+		return true
+	case p.in.Options.AllowManyToMany:
+		return true
+	default:
+		return p.in.Options.AllowSplit && removed == 1 && claims == 2
+	}
+}
