@@ -5,6 +5,9 @@
 // Usage:
 //
 //	napkit instance-types [--region eastus] [--nodeclass FILE] [--catalog FILE] [--prices FILE] [-o json|table]
+//	napkit plan -f FILE ... [--region eastus] [--seed N] [-o json|table|svg]
+//	napkit consolidate -f FILE ... [--now RFC3339] [--region eastus] [--spot-to-spot] [-o json|table]
+//	napkit bootstrap -f FILE ... --nodepool NAME --instance-type SKU [--zone Z]
 //
 // With no --catalog it uses the catalogue embedded in the library (eastus and westus2), so it needs no
 // Azure account and no cluster.
@@ -29,6 +32,7 @@ func commands() map[string]command {
 		"instance-types": {summary: "list the instance types of a region for a node class", run: runInstanceTypes},
 		"plan":           {summary: "plan the cheapest NodeClaims for the pending pods in the manifests", run: runPlan},
 		"bootstrap":      {summary: "print the image and bootstrap data a node of one shape boots with", run: runBootstrap},
+		"consolidate":    {summary: "decide which nodes to delete or replace with cheaper ones, and which to leave alone", run: runConsolidate},
 	}
 }
 

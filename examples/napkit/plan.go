@@ -70,18 +70,8 @@ func planInput(cat *catalogueFlags, set *manifest.Set) (*provisioner.Input, erro
 	for _, node := range objects.nodes {
 		in.Nodes = append(in.Nodes, provisioner.ExistingNode{Node: node, Pods: objects.bound[node.Name], Initialized: true})
 	}
-	built := map[string]*catalogue{}
-	for _, pool := range set.NodePools {
-		nodeClass, err := nodeClassFor(set, pool)
-		if err != nil {
-			return nil, err
-		}
-		if built[nodeClass.Name] == nil {
-			if built[nodeClass.Name], err = cat.loadFor(nodeClass); err != nil {
-				return nil, err
-			}
-		}
-		in.NodePools = append(in.NodePools, provisioner.NodePoolInput{NodePool: pool, InstanceTypes: built[nodeClass.Name].InstanceTypes})
+	if in.NodePools, err = poolInputs(cat, set); err != nil {
+		return nil, err
 	}
 	return in, nil
 }

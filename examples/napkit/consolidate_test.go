@@ -1,0 +1,315 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/consolidation"
+	"github.com/napkit/napkit/provisioner"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+const goldenNow = "2026-03-02T12:00:00Z"
+
+// decideMillis is the one field of the plan that varies between runs.
+var decideMillis = regexp.MustCompile(`"decideMillis": [0-9]+`)
+
+func runConsolidateCLI(t *testing.T, args ...string) (*consolidation.Plan, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"consolidate"}, args...), &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	var plan consolidation.Plan
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &plan), stdout.String())
+	return &plan, decideMillis.ReplaceAllString(stdout.String(), `"decideMillis": 0`)
+}
+
+func TestConsolidateGolden(t *testing.T) {
+	plan, got := runConsolidateCLI(t, "-f", "testdata/consolidate-mixed.yaml", "--now", goldenNow)
+	golden := filepath.Join("testdata", "consolidate-mixed.golden.json")
+	if *update {
+		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err, "run go test -update to create it")
+	assert.Equal(t, string(want), got)
+
+	assert.Equal(t, "ConsolidationPlan", plan.Kind)
+	reasons := map[string]consolidation.Reason{}
+	for _, c := range plan.Commands {
+		for _, n := range c.Nodes {
+			reasons[n] = c.Reason
+		}
+	}
+	assert.Equal(t, map[string]consolidation.Reason{"aks-empty": consolidation.ReasonEmpty,
+		"aks-underused": consolidation.ReasonUnderutilized}, reasons)
+	blocked := map[string]string{}
+	for _, b := range plan.Blocked {
+		blocked[b.Node] = b.Reason
+	}
+	assert.Contains(t, blocked["aks-protected"], api.AnnotationDoNotDisrupt)
+}
+
+func TestConsolidateTable(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"consolidate", "-f", "testdata/consolidate-mixed.yaml", "--now", goldenNow, "-o", "table"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	out := stdout.String()
+	assert.Contains(t, out, "COMMAND")
+	assert.Regexp(t, `delete\s+Empty\s+aks-empty`, out)
+	assert.Contains(t, out, "blocked aks-protected: ")
+}
+
+// TestConsolidateDeterministic: the same input gives the same bytes whatever the order of the files.
+func TestConsolidateDeterministic(t *testing.T) {
+	docs := strings.Split(readFile(t, "testdata/consolidate-mixed.yaml"), "\n---\n")
+	slices.Reverse(docs)
+	reversed := writeTemp(t, "reversed.yaml", strings.Join(docs, "\n---\n"))
+	_, a := runConsolidateCLI(t, "-f", "testdata/consolidate-mixed.yaml", "--now", goldenNow)
+	_, b := runConsolidateCLI(t, "-f", reversed, "--now", goldenNow)
+	assert.Equal(t, a, b)
+}
+
+func TestConsolidateBadInput(t *testing.T) {
+	head := poolAndClass(t, "testdata/consolidate-mixed.yaml")
+	tests := []struct {
+		name     string
+		args     []string
+		manifest string // written to a file passed with -f when not empty
+		want     string
+	}{
+		{"no files", nil, "", "-f: at least one manifest file is required"},
+		{"bad output", []string{"-o", "yaml"}, head, `-o: want json or table, got "yaml"`},
+		{"bad now", []string{"--now", "yesterday"}, head, `--now: want an RFC 3339 time such as 2026-01-02T15:04:05Z, got "yesterday"`},
+		{"extra arguments", []string{"stray"}, head, `unexpected arguments ["stray"]`},
+		{"pod on a missing node", nil, head + boundPod("web-0", "ghost"), `Pod default/web-0: spec.nodeName: Node "ghost" is not in the manifests`},
+		{"node of a missing pool", nil, head + nodeYAML("n1", "other", "eastus-1"),
+			`Node n1: metadata.labels[karpenter.sh/nodepool]: NodePool "other" is not in the manifests`},
+		{"node without a zone", nil, head + nodeYAML("n1", "general-purpose", ""),
+			`Node n1: metadata.labels[topology.kubernetes.io/zone]: required on a node of NodePool general-purpose`},
+		{"malformed PodDisruptionBudget", nil, head + "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: api\nspec:\n  selector: all\n",
+			`PodDisruptionBudget "api"`},
+		{"negative max commands", []string{"--max-commands", "-1"}, head, "--max-commands: must not be negative, got -1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"consolidate", "--now", goldenNow}
+			if tc.manifest != "" {
+				args = append(args, "-f", writeTemp(t, "in.yaml", tc.manifest))
+			}
+			args = append(args, tc.args...)
+			var stdout, stderr bytes.Buffer
+			assert.Equal(t, 1, run(args, &stdout, &stderr))
+			assert.Contains(t, stderr.String(), tc.want)
+		})
+	}
+}
+
+// TestConsolidateSeedWalkthrough is the second half of the seed walkthrough: plan inflate's five
+// pods, let the NodeClaims become Nodes running them, delete the Deployment, and consolidate until
+// nothing is left to do: every node is empty and goes, reason Empty. The pool sets no budget, so the
+// default 10% lets one node go per pass, as Karpenter's does.
+func TestConsolidateSeedWalkthrough(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run([]string{"plan", "-f", "testdata/seed-walkthrough.yaml"}, &stdout, &stderr), stderr.String())
+	var planned struct {
+		NodeClaims []plannedClaim `json:"nodeClaims"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &planned))
+	require.NotEmpty(t, planned.NodeClaims)
+	pools := writeTemp(t, "pools.yaml", poolAndClass(t, "testdata/seed-walkthrough.yaml"))
+
+	running := writeTemp(t, "running.json", clusterJSON(t, planned.NodeClaims, true))
+	plan, _ := runConsolidateCLI(t, "-f", pools, "-f", running, "--now", goldenNow)
+	assert.Empty(t, removedFor(plan, consolidation.ReasonEmpty), "inflate still runs: no node is empty")
+
+	left := planned.NodeClaims
+	for pass := 1; len(left) > 0; pass++ {
+		require.LessOrEqual(t, pass, len(planned.NodeClaims), "empty nodes left: %v", left)
+		deleted := writeTemp(t, "deleted.json", clusterJSON(t, left, false))
+		plan, _ = runConsolidateCLI(t, "-f", pools, "-f", deleted, "--now", goldenNow)
+		require.NotEmpty(t, plan.Commands, "pass %d removes nothing", pass)
+		for _, c := range plan.Commands {
+			assert.Equal(t, consolidation.CommandDelete, c.Kind)
+			assert.Equal(t, consolidation.ReasonEmpty, c.Reason)
+			assert.Nil(t, c.Replacement)
+			assert.Empty(t, c.Moves)
+		}
+		gone := removedFor(plan, consolidation.ReasonEmpty)
+		left = slices.DeleteFunc(left, func(nc plannedClaim) bool { return slices.Contains(gone, nc.Name) })
+	}
+}
+
+// plannedClaim is the part of a `napkit plan` NodeClaim a Node is made from.
+type plannedClaim struct {
+	Name         string              `json:"name"`
+	NodePool     string              `json:"nodePool"`
+	InstanceType string              `json:"instanceType"`
+	Zone         string              `json:"zone"`
+	CapacityType string              `json:"capacityType"`
+	Capacity     corev1.ResourceList `json:"capacity"`
+	Allocatable  corev1.ResourceList `json:"allocatable"`
+	Labels       map[string]string   `json:"labels"`
+	Pods         []string            `json:"pods"`
+}
+
+// clusterJSON renders the planned NodeClaims as Ready Nodes, created an hour before goldenNow, and,
+// with pods, inflate's pods bound to them.
+func clusterJSON(t *testing.T, claims []plannedClaim, pods bool) string {
+	t.Helper()
+	created := metav1.NewTime(mustTime(t, "2026-03-02T11:00:00Z"))
+	var objects []any
+	for _, nc := range claims {
+		objects = append(objects, claimNode(nc, created))
+		if !pods {
+			continue
+		}
+		for _, key := range nc.Pods {
+			objects = append(objects, inflatePod(key, nc.Name, created))
+		}
+	}
+	data, err := json.Marshal(objects)
+	require.NoError(t, err)
+	return string(data)
+}
+
+func claimNode(nc plannedClaim, created metav1.Time) *corev1.Node {
+	labels := map[string]string{}
+	for k, v := range nc.Labels {
+		labels[k] = v
+	}
+	labels[api.LabelNodePool], labels[api.LabelInstanceType] = nc.NodePool, nc.InstanceType
+	labels[api.LabelZone], labels[api.LabelCapacityType], labels[api.LabelHostname] = nc.Zone, nc.CapacityType, nc.Name
+	return &corev1.Node{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Node"},
+		ObjectMeta: metav1.ObjectMeta{Name: nc.Name, Labels: labels, CreationTimestamp: created},
+		Status: corev1.NodeStatus{Capacity: nc.Capacity, Allocatable: nc.Allocatable,
+			Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, LastTransitionTime: created}}},
+	}
+}
+
+// inflatePod is one of inflate's pods ("default/inflate-3"), as the Deployment's template makes it.
+func inflatePod(key, node string, created metav1.Time) *corev1.Pod {
+	namespace, name, _ := strings.Cut(key, "/")
+	return &corev1.Pod{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace, Labels: map[string]string{"app": "inflate"}, CreationTimestamp: created},
+		Spec: corev1.PodSpec{NodeName: node, Containers: []corev1.Container{{Name: "inflate", Image: "mcr.microsoft.com/oss/kubernetes/pause:3.6",
+			Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}}}}},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, StartTime: &created},
+	}
+}
+
+func removedFor(plan *consolidation.Plan, reason consolidation.Reason) []string {
+	out := []string{}
+	for _, c := range plan.Commands {
+		if c.Reason == reason {
+			out = append(out, c.Nodes...)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// poolAndClass returns the NodePool and AKSNodeClass documents of a manifest file.
+func poolAndClass(t *testing.T, path string) string {
+	t.Helper()
+	var keep []string
+	for _, doc := range strings.Split(readFile(t, path), "\n---\n") {
+		if strings.Contains(doc, "\nkind: NodePool\n") || strings.Contains(doc, "\nkind: AKSNodeClass\n") {
+			keep = append(keep, strings.TrimSpace(doc))
+		}
+	}
+	require.Len(t, keep, 2, "want one NodePool and one AKSNodeClass in %s", path)
+	return "---\n" + strings.Join(keep, "\n---\n") + "\n"
+}
+
+func nodeYAML(name, pool, zone string) string {
+	return "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: " + name + "\n  labels:\n    karpenter.sh/nodepool: " + pool +
+		"\n    node.kubernetes.io/instance-type: Standard_D2als_v6\n    topology.kubernetes.io/zone: \"" + zone +
+		"\"\n    karpenter.sh/capacity-type: on-demand\n"
+}
+
+func boundPod(name, node string) string {
+	return "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\nspec:\n  nodeName: " + node +
+		"\n  containers:\n    - name: main\n      image: pause\n"
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(data)
+}
+
+func writeTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
+	return path
+}
+
+func mustTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	v, err := time.Parse(time.RFC3339, s)
+	require.NoError(t, err)
+	return v
+}
+
+// TestNodeInitialized: Ready=True and none of the booting taints.
+func TestNodeInitialized(t *testing.T) {
+	pool := &api.NodePool{}
+	pool.Spec.Template.Spec.StartupTaints = []corev1.Taint{{Key: "node.cilium.io/agent-not-ready", Effect: corev1.TaintEffectNoExecute}}
+	ready := []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}
+	tests := []struct {
+		name       string
+		conditions []corev1.NodeCondition
+		taints     []corev1.Taint
+		want       bool
+	}{
+		{"ready", ready, nil, true},
+		{"no Ready condition", nil, nil, false},
+		{"not ready", []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionFalse}}, nil, false},
+		{"ephemeral taint", ready, []corev1.Taint{{Key: corev1.TaintNodeNotReady, Effect: corev1.TaintEffectNoSchedule}}, false},
+		{"unregistered", ready, []corev1.Taint{{Key: api.TaintKeyUnregistered, Effect: corev1.TaintEffectNoExecute}}, false},
+		{"startup taint of the pool", ready, pool.Spec.Template.Spec.StartupTaints, false},
+		{"a user taint", ready, []corev1.Taint{{Key: "dedicated", Value: "gpu", Effect: corev1.TaintEffectNoSchedule}}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			node := &corev1.Node{Spec: corev1.NodeSpec{Taints: tc.taints}, Status: corev1.NodeStatus{Conditions: tc.conditions}}
+			pi := &provisioner.NodePoolInput{NodePool: pool}
+			assert.Equal(t, tc.want, nodeInitialized(node, pi))
+		})
+	}
+}
+
+func TestClaimsByNode(t *testing.T) {
+	nodes := []*corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}, {ObjectMeta: metav1.ObjectMeta{Name: "n2"}}}
+	byStatus := &api.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "claim-a"}, Status: api.NodeClaimStatus{NodeName: "n1"}}
+	byName := &api.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "n2"}}
+	loose := &api.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "claim-c"}}
+	got, err := claimsByNode([]*api.NodeClaim{byStatus, byName, loose}, nodes)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]*api.NodeClaim{"n1": byStatus, "n2": byName}, got)
+
+	twice := &api.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "claim-b"}, Status: api.NodeClaimStatus{NodeName: "n1"}}
+	_, err = claimsByNode([]*api.NodeClaim{byStatus, twice}, nodes)
+	assert.EqualError(t, err, `NodeClaim claim-b: status.nodeName: Node "n1" already belongs to NodeClaim claim-a`)
+}
