@@ -1,6 +1,9 @@
 package controller
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
@@ -8,33 +11,136 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/napkit/napkit/api"
-	"github.com/napkit/napkit/instancetype"
+	"github.com/napkit/napkit/consolidation"
+	"github.com/napkit/napkit/imagefamily"
+	"github.com/napkit/napkit/imagefamily/bootstrap"
 	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/provisioner"
 )
 
 // Config is everything the controller needs; New checks it. Nothing here is read from globals or
-// the environment: main builds it from flags.
+// the environment: main builds it from flags. Zero durations and counts mean the defaults below.
 type Config struct {
-	// Kube serves core objects (pods, nodes, PDBs, events, leases, evictions).
+	// Kube serves core objects (pods, nodes, PDBs, DaemonSets, events, leases, evictions).
 	Kube kubernetes.Interface
 	// Dynamic serves the karpenter.sh and karpenter.azure.com custom resources.
 	Dynamic dynamic.Interface
-	// Launcher creates and deletes the VMs (the Azure launcher, or one on the simulated Azure).
+	// Launcher creates and deletes the VMs (the Azure launcher, or one on the simulated Azure). When
+	// it also has CollectGarbage (as *launch.AzureLauncher does), orphan VMs are collected.
 	Launcher launch.Launcher
-	// Catalogue returns the instance types a node class may use.
-	Catalogue func(class *api.AKSNodeClass) (*instancetype.Catalogue, error)
+	// Offerings is the unavailable-offerings cache the launcher marks; the controller reads it when
+	// it picks an offering. Nil means a private, empty one.
+	Offerings *launch.UnavailableOfferings
+	// Catalogue returns the instance types a node class may use (see NewCatalogue).
+	Catalogue CatalogueFunc
 	// ClusterName tags the VMs and names the cluster in bootstrap data.
 	ClusterName string
-	// Logger receives structured logs; Metrics receives the karpenter_* metrics.
+	// Cluster and Images are imagefamily.Generate's cluster-wide inputs (nodes boot in its default
+	// mode, aksscriptless); SSHPublicKey is the nodes' admin key (password login is off).
+	Cluster      bootstrap.Cluster
+	Images       imagefamily.ImageOptions
+	SSHPublicKey string
+	// Logger receives structured logs (discarded when nil); Metrics receives the karpenter_*
+	// metrics and is what /metrics serves (a new registry when nil).
 	Logger  *slog.Logger
-	Metrics prometheus.Registerer
+	Metrics *prometheus.Registry
 	// Clock is the time source (time.Now when nil).
 	Clock func() time.Time
-	// BatchIdle and BatchMax bound how pending pods are batched (1 s and 10 s when zero).
+	// BatchIdle and BatchMax bound how pending pods are batched (1 s and 10 s).
 	BatchIdle, BatchMax time.Duration
-	// DisruptionInterval is how often consolidation, drift and expiration run (10 s when zero).
+	// DisruptionInterval is how often consolidation, drift and expiration run (10 s).
 	DisruptionInterval time.Duration
+	// ValidationDelay is how long a disruption command waits before it is re-decided and, if still
+	// proposed, executed (15 s, Karpenter's commandValidationDelay).
+	ValidationDelay time.Duration
+	// ReplacementTimeout bounds the wait for a command's replacements to initialize (10 min).
+	ReplacementTimeout time.Duration
+	// RegistrationTimeout deletes a launched NodeClaim whose node never registered (15 min).
+	RegistrationTimeout time.Duration
+	// GCInterval and GCGracePeriod drive garbage collection of VMs no NodeClaim owns (1 min, 30 s).
+	GCInterval, GCGracePeriod time.Duration
+	// MaxConcurrentLaunches bounds launches in flight (10); Workers is the number of NodeClaim and of
+	// Node reconcilers (4 each).
+	MaxConcurrentLaunches, Workers int
+	// Seed makes offering tie-breaks reproducible.
+	Seed uint64
+	// Provisioner and Consolidation tune the library's decisions.
+	Provisioner   provisioner.Options
+	Consolidation consolidation.Options
+	// HTTPAddr, when set, serves /metrics, /healthz and /readyz there (e.g. ":8080").
+	HTTPAddr string
 	// LeaderElection, when set, names the Lease namespace/name the controller must hold to act.
 	LeaderElectionNamespace, LeaderElectionName, Identity string
+}
+
+// withDefaults returns c with every zero option filled in.
+func (c Config) withDefaults() Config {
+	defaultDuration(&c.BatchIdle, time.Second)
+	defaultDuration(&c.BatchMax, 10*time.Second)
+	defaultDuration(&c.DisruptionInterval, 10*time.Second)
+	defaultDuration(&c.ValidationDelay, 15*time.Second)
+	defaultDuration(&c.ReplacementTimeout, 10*time.Minute)
+	defaultDuration(&c.RegistrationTimeout, 15*time.Minute)
+	defaultDuration(&c.GCInterval, time.Minute)
+	defaultDuration(&c.GCGracePeriod, 30*time.Second)
+	if c.MaxConcurrentLaunches == 0 {
+		c.MaxConcurrentLaunches = 10
+	}
+	if c.Workers == 0 {
+		c.Workers = 4
+	}
+	if c.Clock == nil {
+		c.Clock = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if c.Metrics == nil {
+		c.Metrics = prometheus.NewRegistry()
+	}
+	if c.Offerings == nil {
+		c.Offerings = launch.NewUnavailableOfferings(c.Clock)
+	}
+	if c.Cluster.ClusterName == "" {
+		c.Cluster.ClusterName = c.ClusterName
+	}
+	return c
+}
+
+func defaultDuration(d *time.Duration, def time.Duration) {
+	if *d == 0 {
+		*d = def
+	}
+}
+
+// validate reports every missing or contradictory option.
+func (c Config) validate() error {
+	var errs []error
+	for _, f := range []struct {
+		name string
+		ok   bool
+	}{
+		{"Kube", c.Kube != nil}, {"Dynamic", c.Dynamic != nil}, {"Launcher", c.Launcher != nil},
+		{"Catalogue", c.Catalogue != nil}, {"ClusterName", c.ClusterName != ""}, {"SSHPublicKey", c.SSHPublicKey != ""},
+	} {
+		if !f.ok {
+			errs = append(errs, fmt.Errorf("%s is required", f.name))
+		}
+	}
+	if c.BatchIdle > c.BatchMax {
+		errs = append(errs, fmt.Errorf("BatchIdle %s exceeds BatchMax %s", c.BatchIdle, c.BatchMax))
+	}
+	if c.MaxConcurrentLaunches < 0 || c.Workers < 0 {
+		errs = append(errs, errors.New("MaxConcurrentLaunches and Workers must not be negative"))
+	}
+	if c.LeaderElectionName != "" && (c.LeaderElectionNamespace == "" || c.Identity == "") {
+		errs = append(errs, errors.New("LeaderElectionName needs LeaderElectionNamespace and Identity"))
+	}
+	if err := c.Cluster.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("Cluster: %w", err))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("controller config: %w", errors.Join(errs...))
+	}
+	return nil
 }

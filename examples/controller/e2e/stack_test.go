@@ -1,0 +1,193 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/examples/controller/internal/controller"
+	"github.com/napkit/napkit/examples/controller/internal/simnodes"
+	"github.com/napkit/napkit/imagefamily"
+	"github.com/napkit/napkit/imagefamily/bootstrap"
+	"github.com/napkit/napkit/instancetype"
+	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/launch/azuresim"
+)
+
+const (
+	region        = "eastus"
+	clusterName   = "napkit-e2e"
+	resourceGroup = "MC_napkit_napkit-e2e_eastus"
+	subscription  = azuresim.DefaultSubscriptionID
+)
+
+// stack is everything outside the controller: the control plane, the simulated Azure and the
+// simulated kubelets. They outlive controller restarts, as the cloud and the nodes would.
+type stack struct {
+	t        *testing.T
+	c        *cluster
+	sim      *azuresim.Sim
+	launcher *launch.AzureLauncher
+	logPath  string
+	opts     stackOptions
+	ctrl     *running
+}
+
+// stackOptions vary a stack between tests.
+type stackOptions struct {
+	// tune adjusts the controller's Config before each start.
+	tune func(*controller.Config)
+	// azureLatency delays every call to the simulated Azure, to widen the window of a launch.
+	azureLatency time.Duration
+}
+
+// running is one started controller.
+type running struct {
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// startStack starts a control plane, the simulated Azure with its kubelets, and the controller.
+func startStack(t *testing.T, opts stackOptions) *stack {
+	t.Helper()
+	s := &stack{t: t, c: startCluster(t, ""), opts: opts, logPath: filepath.Join(t.TempDir(), "controller.log")}
+	t.Cleanup(s.dumpLogsOnFailure)
+	base, err := baseCatalogue()
+	require.NoError(t, err)
+	logger := s.logger()
+	s.sim, s.launcher, err = simnodes.NewAzure(simnodes.AzureOptions{
+		Catalogue: base, ResourceGroup: resourceGroup, ClusterName: clusterName, Logger: logger,
+		Latency: opts.azureLatency,
+	})
+	require.NoError(t, err)
+	kubelet, err := simnodes.New(simnodes.Options{
+		Kube: s.c.kube, Dynamic: s.c.dyn, Launcher: s.launcher, InstanceType: base.Find, Region: region, Logger: logger,
+	})
+	require.NoError(t, err)
+	runUntilCleanup(t, "simulated kubelets", kubelet.Run)
+	s.startController()
+	return s
+}
+
+// baseCatalogue is the region's catalogue for a default AKSNodeClass: the VM sizes the simulated
+// Azure offers and the capacities the simulated kubelets report.
+func baseCatalogue() (*instancetype.Catalogue, error) {
+	build, err := controller.NewCatalogue(region, api.DefaultClusterNetwork(), launch.NewUnavailableOfferings(time.Now))
+	if err != nil {
+		return nil, fmt.Errorf("catalogue: %w", err)
+	}
+	class := &api.AKSNodeClass{}
+	class.Default()
+	return build(class)
+}
+
+// startController builds a new controller from scratch, as a restarted process would, and runs it
+// until stopController or the end of the test.
+func (s *stack) startController() {
+	s.t.Helper()
+	cfg, err := s.config()
+	require.NoError(s.t, err)
+	ctrl, err := controller.New(cfg)
+	require.NoError(s.t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{cancel: cancel, done: make(chan error, 1)}
+	go func() { r.done <- ctrl.Run(ctx) }()
+	s.ctrl = r
+	s.t.Cleanup(func() { s.stopController() })
+}
+
+// stopController stops the running controller and waits for Run to return.
+func (s *stack) stopController() {
+	if s.ctrl == nil {
+		return
+	}
+	r := s.ctrl
+	s.ctrl = nil
+	r.cancel()
+	select {
+	case err := <-r.done:
+		if err != nil {
+			s.t.Errorf("controller.Run: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		s.t.Errorf("controller did not stop within 30 s")
+	}
+}
+
+// config is the controller's Config on this stack. Its intervals are shorter than the production
+// defaults (Karpenter's 15 s validation delay, 10 s disruption interval) so that the suite stays
+// within minutes; the logic they pace is the same.
+func (s *stack) config() (controller.Config, error) {
+	offerings := launch.NewUnavailableOfferings(time.Now)
+	catalogue, err := controller.NewCatalogue(region, api.DefaultClusterNetwork(), offerings)
+	if err != nil {
+		return controller.Config{}, fmt.Errorf("catalogue: %w", err)
+	}
+	host, err := url.Parse(s.c.rest.Host)
+	if err != nil {
+		return controller.Config{}, fmt.Errorf("API server URL: %w", err)
+	}
+	cfg := controller.Config{
+		Kube: kubernetes.NewForConfigOrDie(s.c.rest), Dynamic: dynamic.NewForConfigOrDie(s.c.rest),
+		Launcher: s.launcher, Offerings: offerings, Catalogue: catalogue,
+		ClusterName: clusterName, SSHPublicKey: testSSHKey,
+		Cluster: bootstrap.Cluster{
+			ClusterName: clusterName, KubernetesVersion: "1.33.2", APIServerHost: host.Hostname(),
+			CACertificate: s.c.rest.CAData, BootstrapToken: bootstrap.NewSecret("abcdef.0123456789abcdef"),
+			TenantID: subscription, SubscriptionID: subscription, NodeResourceGroup: resourceGroup, Location: region,
+			SubnetID: "/subscriptions/" + subscription + "/resourceGroups/" + resourceGroup +
+				"/providers/Microsoft.Network/virtualNetworks/aks-vnet-00000000/subnets/aks-subnet",
+			Network: api.DefaultClusterNetwork(),
+		},
+		Images: imagefamily.ImageOptions{Version: "202611.01.0"},
+		Logger: s.logger(), Seed: 1,
+		BatchIdle: 500 * time.Millisecond, BatchMax: 3 * time.Second,
+		DisruptionInterval: 2 * time.Second, ValidationDelay: 2 * time.Second,
+		GCInterval: 2 * time.Second, GCGracePeriod: 5 * time.Second,
+	}
+	if s.opts.tune != nil {
+		s.opts.tune(&cfg)
+	}
+	return cfg, nil
+}
+
+// testSSHKey is a syntactically valid public key; no node is ever logged into.
+const testSSHKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA napkit-e2e"
+
+// logger writes the controller's and the simulation's logs to one file per test, shown on failure.
+func (s *stack) logger() *slog.Logger {
+	f, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	require.NoError(s.t, err)
+	s.t.Cleanup(func() { _ = f.Close() })
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+func (s *stack) dumpLogsOnFailure() {
+	if s.t.Failed() {
+		s.t.Logf("--- last lines of the controller log:\n%s", tailFile(s.logPath, 60))
+	}
+}
+
+// runUntilCleanup runs fn in the background until the test ends and reports its error.
+func runUntilCleanup(t *testing.T, what string, fn func(context.Context) error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if err := fn(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %v", what, err)
+		}
+	})
+	t.Cleanup(func() { cancel(); wg.Wait() })
+}

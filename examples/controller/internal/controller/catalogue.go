@@ -1,0 +1,89 @@
+package controller
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/instancetype"
+	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/pricing"
+)
+
+// CatalogueFunc returns the instance types a node class may use.
+type CatalogueFunc = func(*api.AKSNodeClass) (*instancetype.Catalogue, error)
+
+// NewCatalogue returns a Config.Catalogue on the embedded SKU list and prices of region: each
+// node class gets its own build (disk size, pod limit and image family change capacities), and
+// offerings the cache holds as unavailable are built unavailable, so the provisioner plans around
+// them.
+func NewCatalogue(region string, network api.ClusterNetwork, offerings *launch.UnavailableOfferings) (CatalogueFunc, error) {
+	skus, err := instancetype.LoadDefault(region)
+	if err != nil {
+		return nil, err
+	}
+	snapshot, err := pricing.DefaultSnapshot()
+	if err != nil {
+		return nil, fmt.Errorf("prices: %w", err)
+	}
+	prices, _ := snapshot.Region(region)
+	known, err := instancetype.DefaultKnownSKUs()
+	if err != nil {
+		return nil, err
+	}
+	opts := instancetype.Options{Region: region, Network: network, Prices: prices, KnownSKUs: known}
+	base, err := instancetype.Build(skus, opts)
+	if err != nil {
+		return nil, err
+	}
+	opts.Unavailable = func(sku, zone, capacityType string) bool {
+		p := launch.Placement{SKU: sku, Zone: zone, CapacityType: capacityType}
+		if it, ok := base.Find(sku); ok && it.SKU != nil {
+			p.Family, p.VCPUs = it.SKU.Family, int(it.SKU.VCPUs)
+		}
+		return offerings.IsUnavailable(p)
+	}
+	return func(class *api.AKSNodeClass) (*instancetype.Catalogue, error) {
+		o := opts
+		o.NodeClass = class
+		return instancetype.Build(skus, o)
+	}, nil
+}
+
+// catalogueCache keeps the last catalogue per node class: a build takes tens of milliseconds, and
+// a catalogue changes only with the class's spec or with the unavailable offerings.
+type catalogueCache struct {
+	build     CatalogueFunc
+	offerings *launch.UnavailableOfferings
+	mu        sync.Mutex
+	entries   map[string]catalogueEntry
+}
+
+type catalogueEntry struct {
+	key string
+	cat *instancetype.Catalogue
+}
+
+func newCatalogueCache(build CatalogueFunc, offerings *launch.UnavailableOfferings) *catalogueCache {
+	return &catalogueCache{build: build, offerings: offerings, entries: map[string]catalogueEntry{}}
+}
+
+func (cc *catalogueCache) get(class *api.AKSNodeClass) (*instancetype.Catalogue, error) {
+	spec, err := json.Marshal(class.Spec)
+	if err != nil {
+		return nil, fmt.Errorf("AKSNodeClass %s: %w", class.Name, err)
+	}
+	key := fmt.Sprintf("%s/%d", spec, cc.offerings.SeqNum())
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if e, ok := cc.entries[class.Name]; ok && e.key == key {
+		return e.cat, nil
+	}
+	cat, err := cc.build(class)
+	if err != nil {
+		return nil, fmt.Errorf("catalogue for AKSNodeClass %s: %w", class.Name, err)
+	}
+	cc.entries[class.Name] = catalogueEntry{key: key, cat: cat}
+	return cat, nil
+}

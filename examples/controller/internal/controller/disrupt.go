@@ -1,0 +1,110 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/napkit/napkit/consolidation"
+)
+
+// disruptionLoop runs a disruption pass every DisruptionInterval.
+func (c *Controller) disruptionLoop(ctx context.Context) {
+	tick := time.NewTicker(c.cfg.DisruptionInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if err := c.disrupt(ctx); err != nil && ctx.Err() == nil {
+				c.log.Error("disruption pass failed", "error", err)
+			}
+		}
+	}
+}
+
+// disrupt decides, waits ValidationDelay, decides again, and executes the commands both passes
+// agree on: Karpenter's validation, which keeps a command from acting on a cluster that moved
+// while it waited (pods arrived, a node was nominated, a budget filled up).
+func (c *Controller) disrupt(ctx context.Context) error {
+	s := c.takeSnapshot()
+	c.updateConsolidatable(ctx, s)
+	plan, err := consolidation.Decide(c.consolidationInput(s))
+	if err != nil {
+		return fmt.Errorf("decide: %w", err)
+	}
+	c.markDrifted(ctx, plan)
+	if len(plan.Commands) == 0 {
+		return nil
+	}
+	if !sleep(ctx, c.cfg.ValidationDelay) {
+		return nil
+	}
+	again, err := consolidation.Decide(c.consolidationInput(c.takeSnapshot()))
+	if err != nil {
+		return fmt.Errorf("validate: %w", err)
+	}
+	for _, cmd := range plan.Commands {
+		if !slices.ContainsFunc(again.Commands, func(x consolidation.Command) bool { return sameCommand(x, cmd) }) {
+			c.log.Info("command no longer valid", "command", describe(cmd))
+			continue
+		}
+		if err := c.execute(ctx, cmd); err != nil {
+			return fmt.Errorf("%s: %w", describe(cmd), err)
+		}
+	}
+	return nil
+}
+
+// consolidationInput is the snapshot as consolidation reads it. Nodes that have not registered
+// are left to InFlight, which already counts their NodeClaims.
+func (c *Controller) consolidationInput(s *snapshot) consolidation.Input {
+	in := consolidation.Input{PendingPods: s.pending, InFlight: s.inFlight(), NodePools: s.pools, NodeClasses: s.classes,
+		PodDisruptionBudgets: c.pdbs(), DaemonSets: c.daemonSets(), Now: s.now, Options: c.cfg.Consolidation}
+	in.Options.Provisioner.Seed = c.cfg.Seed
+	for _, node := range s.nodes {
+		if !s.registered(node) {
+			continue
+		}
+		nc := s.byID[node.Spec.ProviderID]
+		n := consolidation.Node{Node: node, NodeClaim: nc, Pods: s.pods[node.Name], Initialized: s.initialized(node),
+			LastPodEventAt: c.state.lastPodEventAt(node.Name), Nominated: c.state.isNominated(node.Name, s.now),
+			Deleting: node.DeletionTimestamp != nil || c.state.isDisrupting(node.Name)}
+		if nc != nil { // the claim may have been nominated while in flight
+			n.InitializedAt = initializedAt(nc)
+			n.Deleting = n.Deleting || nc.DeletionTimestamp != nil
+			n.Nominated = n.Nominated || c.state.isNominated(nc.Name, s.now)
+		}
+		in.Nodes = append(in.Nodes, n)
+	}
+	return in
+}
+
+// sameCommand compares what a command does, not the prices it was computed with.
+func sameCommand(a, b consolidation.Command) bool {
+	return a.Kind == b.Kind && a.Reason == b.Reason && slices.Equal(a.Nodes, b.Nodes) &&
+		len(a.Replacements) == len(b.Replacements) && (a.Replacement == nil) == (b.Replacement == nil)
+}
+
+func describe(cmd consolidation.Command) string {
+	reason := string(cmd.Reason)
+	if cmd.Detail != "" {
+		reason += " (" + cmd.Detail + ")"
+	}
+	return fmt.Sprintf("%s %s of %s, saving $%.4f/h", cmd.Kind, reason, strings.Join(cmd.Nodes, ","), cmd.SavingsPerHour)
+}
+
+// sleep waits d unless ctx ends first; it reports whether the wait completed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

@@ -1,0 +1,91 @@
+package controller
+
+import (
+	"context"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/consolidation"
+)
+
+// updateConsolidatable keeps each initialized claim's Consolidatable condition and
+// lastPodEventTime current, so `kubectl get nodeclaims` shows what consolidation sees.
+func (c *Controller) updateConsolidatable(ctx context.Context, s *snapshot) {
+	for _, nc := range s.claims {
+		pool := s.pool(nc.Labels[api.LabelNodePool])
+		if pool == nil || nc.DeletionTimestamp != nil || !claimInitialized(nc) {
+			continue
+		}
+		lastEvent := c.state.lastPodEventAt(nc.Status.NodeName)
+		status, msg := consolidatable(pool.NodePool, nc, lastEvent, s.now)
+		stale := lastEvent.After(nc.Status.LastPodEventTime.Time.Add(time.Second))
+		cond := condition(nc, api.ConditionConsolidatable)
+		if !stale && cond != nil && cond.Status == status {
+			continue
+		}
+		err := c.updateClaimStatus(ctx, nc.Name, func(nc *api.NodeClaim) bool {
+			if stale {
+				nc.Status.LastPodEventTime = metav1.NewTime(lastEvent)
+			}
+			return setCondition(nc, api.ConditionConsolidatable, status, string(status), msg, s.now) || stale
+		})
+		if err != nil {
+			c.log.Warn("updating Consolidatable failed", "nodeClaim", nc.Name, "error", err)
+		}
+	}
+}
+
+// consolidatable is Karpenter's rule: consolidateAfter has passed since the last pod event, or
+// since initialization when no pod came or went.
+func consolidatable(pool *api.NodePool, nc *api.NodeClaim, lastEvent, now time.Time) (metav1.ConditionStatus, string) {
+	after := pool.Spec.Disruption.ConsolidateAfter
+	if after.IsNever() {
+		return metav1.ConditionFalse, "consolidateAfter is Never"
+	}
+	since := initializedAt(nc)
+	if nc.Status.LastPodEventTime.After(since) {
+		since = nc.Status.LastPodEventTime.Time
+	}
+	if lastEvent.After(since) {
+		since = lastEvent
+	}
+	var wait time.Duration
+	if after.Duration != nil {
+		wait = *after.Duration
+	}
+	if now.Sub(since) < wait {
+		return metav1.ConditionFalse, "consolidateAfter has not passed since the last pod event"
+	}
+	return metav1.ConditionTrue, ""
+}
+
+// markDrifted sets Drifted on the claims of nodes the pass found drifted, with the drift kind.
+func (c *Controller) markDrifted(ctx context.Context, plan *consolidation.Plan) {
+	for _, cmd := range plan.Commands {
+		if cmd.Reason != consolidation.ReasonDrifted {
+			continue
+		}
+		for _, name := range cmd.Nodes {
+			node := c.node(name)
+			if node == nil {
+				continue
+			}
+			nc := c.claimFor(node.Spec.ProviderID)
+			if nc == nil || conditionTrue(nc, api.ConditionDrifted) {
+				continue
+			}
+			reason := cmd.Detail
+			if reason == "" {
+				reason = string(consolidation.ReasonDrifted)
+			}
+			err := c.updateClaimStatus(ctx, nc.Name, func(nc *api.NodeClaim) bool {
+				return setCondition(nc, api.ConditionDrifted, metav1.ConditionTrue, reason, "", c.now())
+			})
+			if err != nil {
+				c.log.Warn("marking Drifted failed", "nodeClaim", nc.Name, "error", err)
+			}
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/consolidation"
+	"github.com/napkit/napkit/provisioner"
+)
+
+// replacementPoll is how often a command checks whether its replacements have initialized.
+const replacementPoll = 100 * time.Millisecond
+
+// execute carries out one command as Karpenter's queue does: taint the nodes so nothing new lands
+// on them, launch the replacements and wait until they are initialized, then delete the
+// NodeClaims, whose termination drains the nodes. If the replacements fail, the taints are
+// rolled back and the nodes stay.
+func (c *Controller) execute(ctx context.Context, cmd consolidation.Command) error {
+	c.log.Info("executing disruption command", "command", describe(cmd))
+	c.state.setDisrupting(cmd.Nodes, true)
+	defer c.state.setDisrupting(cmd.Nodes, false)
+	if err := c.taintAll(ctx, cmd.Nodes, true); err != nil {
+		return err
+	}
+	if err := c.replace(ctx, replacements(cmd)); err != nil {
+		return errors.Join(err, c.taintAll(ctx, cmd.Nodes, false))
+	}
+	for _, name := range cmd.Nodes {
+		node := c.node(name)
+		if node == nil {
+			continue
+		}
+		nc := c.claimFor(node.Spec.ProviderID)
+		if nc == nil {
+			continue
+		}
+		c.claimEvent(ctx, nc.Name, corev1.EventTypeNormal, "DisruptionTerminating", describe(cmd))
+		if err := c.deleteClaim(ctx, nc.Name); err != nil {
+			return err
+		}
+	}
+	c.metrics.disruptionDecisions.WithLabelValues(string(cmd.Kind), string(cmd.Reason), cmd.Detail).Inc()
+	return nil
+}
+
+func replacements(cmd consolidation.Command) []provisioner.NodeClaim {
+	if len(cmd.Replacements) > 0 {
+		return cmd.Replacements
+	}
+	if cmd.Replacement != nil {
+		return []provisioner.NodeClaim{*cmd.Replacement}
+	}
+	return nil
+}
+
+// replace creates the replacement NodeClaims and waits for all of them to initialize.
+func (c *Controller) replace(ctx context.Context, planned []provisioner.NodeClaim) error {
+	if len(planned) == 0 {
+		return nil
+	}
+	names, err := c.createClaims(ctx, c.takeSnapshot(), planned, "disruption")
+	if err != nil {
+		return err
+	}
+	deadline := c.now().Add(c.cfg.ReplacementTimeout)
+	for {
+		ready, err := c.replacementsReady(names)
+		if ready || err != nil {
+			return err
+		}
+		if c.now().After(deadline) {
+			return fmt.Errorf("replacements %v not initialized within %s", names, c.cfg.ReplacementTimeout)
+		}
+		if !sleep(ctx, replacementPoll) {
+			return ctx.Err()
+		}
+	}
+}
+
+// replacementsReady reports whether every named claim is initialized; a claim that failed or
+// vanished fails the command.
+func (c *Controller) replacementsReady(names []string) (bool, error) {
+	for _, name := range names {
+		nc := c.claim(name)
+		switch {
+		case nc == nil, nc.DeletionTimestamp != nil, launchFailed(nc):
+			return false, fmt.Errorf("replacement NodeClaim %s failed", name)
+		case !claimInitialized(nc):
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// taintAll adds (or, rolling back, removes) the karpenter.sh/disrupted:NoSchedule taint.
+func (c *Controller) taintAll(ctx context.Context, nodes []string, on bool) error {
+	var errs []error
+	for _, name := range nodes {
+		errs = append(errs, ignoreNotFound(c.updateNode(ctx, name, func(n *corev1.Node) bool {
+			has := hasTaint(n.Spec.Taints, api.TaintKeyDisrupted)
+			switch {
+			case on && !has:
+				n.Spec.Taints = append(n.Spec.Taints, disruptedTaint())
+			case !on && has && n.DeletionTimestamp == nil:
+				n.Spec.Taints = slices.DeleteFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.Key == api.TaintKeyDisrupted })
+			default:
+				return false
+			}
+			return true
+		})))
+	}
+	return errors.Join(errs...)
+}

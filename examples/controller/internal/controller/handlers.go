@@ -1,0 +1,148 @@
+package controller
+
+import (
+	"errors"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/tools/cache"
+)
+
+// addHandlers turns informer events into work: provisionable pods into batcher triggers, Node and
+// NodeClaim changes into reconciles of both (they are linked by provider ID), pod churn into
+// consolidateAfter bookkeeping and drain progress.
+func (c *Controller) addHandlers() error {
+	_, errPods := c.inf.pods.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { c.onPod(nil, obj) },
+		UpdateFunc: c.onPod,
+		DeleteFunc: func(obj any) { c.onPodGone(obj) },
+	})
+	_, errNodes := c.inf.nodes.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.onNode,
+		UpdateFunc: func(_, obj any) { c.onNode(obj) },
+		DeleteFunc: c.onNodeGone,
+	})
+	_, errClaims := c.inf.claims.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.onClaim,
+		UpdateFunc: func(_, obj any) { c.onClaim(obj) },
+		DeleteFunc: c.onClaim,
+	})
+	if err := errors.Join(errPods, errNodes, errClaims); err != nil {
+		return fmt.Errorf("informer handlers: %w", err)
+	}
+	return nil
+}
+
+func (c *Controller) onPod(oldObj, obj any) {
+	pod, ok := obj.(*corev1.Pod)
+	if !ok {
+		return
+	}
+	if provisionable(pod) {
+		c.batcher.Trigger(string(pod.UID))
+	}
+	old, _ := oldObj.(*corev1.Pod)
+	if pod.Spec.NodeName == "" {
+		return
+	}
+	bound := old == nil || old.Spec.NodeName != pod.Spec.NodeName
+	finished := old != nil && !terminal(old) && terminal(pod)
+	if bound || finished {
+		c.state.podEvent(pod.Spec.NodeName, c.now())
+	}
+	if pod.DeletionTimestamp != nil {
+		c.nodeQ.Add(pod.Spec.NodeName) // a draining node may be done
+	}
+}
+
+func (c *Controller) onPodGone(obj any) {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	pod, ok := obj.(*corev1.Pod)
+	if !ok {
+		return
+	}
+	c.state.forgetPod(pod.UID)
+	if pod.Spec.NodeName != "" {
+		c.state.podEvent(pod.Spec.NodeName, c.now())
+		c.nodeQ.Add(pod.Spec.NodeName)
+	}
+}
+
+func (c *Controller) onNode(obj any) {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	node, ok := obj.(*corev1.Node)
+	if !ok {
+		return
+	}
+	c.nodeQ.Add(node.Name)
+	if nc := c.claimFor(node.Spec.ProviderID); nc != nil {
+		c.claimQ.Add(nc.Name)
+	}
+}
+
+func (c *Controller) onNodeGone(obj any) {
+	c.onNode(obj)
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	if node, ok := obj.(*corev1.Node); ok {
+		c.state.forgetNode(node.Name)
+	}
+}
+
+func (c *Controller) onClaim(obj any) {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return
+	}
+	c.claimQ.Add(u.GetName())
+	if id, _, _ := unstructured.NestedString(u.Object, "status", "providerID"); id != "" {
+		if node := c.nodeFor(id); node != nil {
+			c.nodeQ.Add(node.Name)
+		}
+	}
+}
+
+// provisionable is Karpenter's test for a pod that needs new capacity: kube-scheduler found no
+// node for it, it is not preempting, and it is not a DaemonSet or mirror pod (those follow
+// nodes, they do not ask for them).
+func provisionable(pod *corev1.Pod) bool {
+	if pod.Spec.NodeName != "" || pod.Status.NominatedNodeName != "" || pod.DeletionTimestamp != nil || terminal(pod) {
+		return false
+	}
+	if daemonPod(pod) || mirrorPod(pod) {
+		return false
+	}
+	for _, cond := range pod.Status.Conditions {
+		if cond.Type == corev1.PodScheduled {
+			return cond.Status == corev1.ConditionFalse && cond.Reason == corev1.PodReasonUnschedulable
+		}
+	}
+	return false
+}
+
+func terminal(pod *corev1.Pod) bool {
+	return pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed
+}
+
+func daemonPod(pod *corev1.Pod) bool {
+	for _, ref := range pod.OwnerReferences {
+		if ref.Kind == "DaemonSet" && ref.Controller != nil && *ref.Controller {
+			return true
+		}
+	}
+	return false
+}
+
+func mirrorPod(pod *corev1.Pod) bool {
+	_, ok := pod.Annotations[corev1.MirrorPodAnnotationKey]
+	return ok
+}

@@ -1,0 +1,134 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/instancetype"
+	"github.com/napkit/napkit/provisioner"
+)
+
+// provisionLoop plans a batch of pending pods each time a batch window closes. While nothing
+// triggers it, it re-triggers the pods still pending every BatchMax (Karpenter requeues them every
+// 10 s), so a pod that a failed launch left behind is planned again.
+func (c *Controller) provisionLoop(ctx context.Context) {
+	for ctx.Err() == nil {
+		if !c.batcher.Wait(ctx, c.cfg.BatchMax) {
+			c.retriggerPending()
+			continue
+		}
+		if err := c.provision(ctx); err != nil {
+			c.log.Error("provisioning failed", "error", err)
+		}
+	}
+}
+
+func (c *Controller) retriggerPending() {
+	for _, pod := range c.allPods() {
+		if provisionable(pod) {
+			c.batcher.Trigger(string(pod.UID))
+		}
+	}
+}
+
+// provision runs one pass: snapshot, plan, NodeClaims. Launching is the claim reconciler's job,
+// so a claim created here and a claim found after a restart launch the same way.
+func (c *Controller) provision(ctx context.Context) error {
+	s := c.takeSnapshot()
+	pods := slices.Concat(s.pending, s.reschedulable())
+	if len(pods) == 0 || len(s.pools) == 0 {
+		return nil
+	}
+	opts := c.cfg.Provisioner
+	opts.Now, opts.Seed = s.now, c.cfg.Seed
+	start := time.Now()
+	plan, err := provisioner.Solve(provisioner.Input{Pods: pods, Nodes: s.existingNodes(), InFlight: s.inFlight(),
+		NodePools: s.pools, DaemonSets: c.daemonSets(), Options: opts})
+	c.metrics.schedulingDuration.Observe(time.Since(start).Seconds())
+	if err != nil {
+		return fmt.Errorf("plan %d pods: %w", len(pods), err)
+	}
+	c.log.Info("planned", "pods", len(pods), "newNodeClaims", len(plan.NodeClaims),
+		"unschedulable", len(plan.Unschedulable), "pricePerHour", plan.Cost.PricePerHour, "solveMillis", plan.Stats.SolveMillis)
+	c.nominate(plan, s.now)
+	c.reportUnschedulable(ctx, plan, pods)
+	_, err = c.createClaims(ctx, s, plan.NodeClaims, "provisioning")
+	return err
+}
+
+// nominationWindow is how long a plan's nodes and claims stay nominated: twice the batch window,
+// at least 10 s (Karpenter's).
+func (c *Controller) nominationWindow() time.Duration { return max(2*c.cfg.BatchMax, 10*time.Second) }
+
+// nominate remembers which nodes and in-flight claims the plan counts on, for twice the batch
+// window (Karpenter's nomination window), so consolidation does not take them away meanwhile.
+func (c *Controller) nominate(plan *provisioner.Plan, now time.Time) {
+	until := now.Add(c.nominationWindow())
+	for _, placements := range [][]provisioner.NodePlacement{plan.ExistingNodes, plan.InFlightClaims} {
+		for _, p := range placements {
+			c.state.nominate(p.Name, until, now)
+		}
+	}
+}
+
+// reportUnschedulable tells each pod the plan could not place why, once per distinct reason.
+func (c *Controller) reportUnschedulable(ctx context.Context, plan *provisioner.Plan, pods []*corev1.Pod) {
+	byKey := make(map[string]*corev1.Pod, len(pods))
+	for _, pod := range pods {
+		byKey[pod.Namespace+"/"+pod.Name] = pod
+	}
+	for _, u := range plan.Unschedulable {
+		pod := byKey[u.Pod]
+		if pod == nil {
+			continue
+		}
+		msg := fmt.Sprintf("napkit cannot provision a node for this pod: %s: %s", u.Code, u.Reason)
+		if c.state.newPodMessage(pod.UID, msg) {
+			c.podEvent(ctx, pod, corev1.EventTypeWarning, "FailedScheduling", msg)
+		}
+	}
+}
+
+// createClaims writes one NodeClaim per planned claim and returns the names written. A failure
+// stops there: the pods left are planned again by the next batch.
+func (c *Controller) createClaims(ctx context.Context, s *snapshot, planned []provisioner.NodeClaim, reason string) ([]string, error) {
+	taken := map[string]bool{}
+	for _, nc := range s.claims {
+		taken[nc.Name] = true
+	}
+	var names []string
+	for _, p := range planned {
+		pool := s.pool(p.NodePool)
+		if pool == nil {
+			return names, fmt.Errorf("planned NodeClaim %s: NodePool %q is gone", p.Name, p.NodePool)
+		}
+		nc := newClaim(c.state.claimName(p.NodePool, taken), pool.NodePool, p)
+		if err := c.createClaim(ctx, nc); err != nil {
+			return names, err
+		}
+		c.metrics.claimsCreated.WithLabelValues(reason, p.NodePool).Inc()
+		c.state.nominate(nc.Name, s.now.Add(c.nominationWindow()), s.now)
+		c.log.Info("created NodeClaim", "nodeClaim", nc.Name, "reason", reason, "instanceType", p.InstanceType,
+			"zone", p.Zone, "capacityType", p.CapacityType, "options", len(p.InstanceTypeOptions), "pods", len(p.Pods))
+		names = append(names, nc.Name)
+	}
+	return names, nil
+}
+
+// catalogueFor returns the catalogue of the pool's node class.
+func (c *Controller) catalogueFor(pool *api.NodePool) (*instancetype.Catalogue, error) {
+	ref := pool.Spec.Template.Spec.NodeClassRef
+	if ref == nil {
+		return nil, fmt.Errorf("NodePool %s has no nodeClassRef", pool.Name)
+	}
+	class := c.nodeClass(ref.Name)
+	if class == nil {
+		return nil, fmt.Errorf("NodePool %s: AKSNodeClass %q not found", pool.Name, ref.Name)
+	}
+	return c.catalogues.get(class)
+}

@@ -1,0 +1,138 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/napkit/napkit/api"
+)
+
+// ephemeralTaints are the taints every booting node carries for a while; Initialized waits for
+// them to go, as for the startup taints.
+var ephemeralTaints = []string{corev1.TaintNodeNotReady, corev1.TaintNodeUnreachable,
+	corev1.TaintNodeNetworkUnavailable, "node.cloudprovider.kubernetes.io/uninitialized"}
+
+// reconcileClaim moves a NodeClaim along its lifecycle: launch, registration, initialization,
+// and, once it is being deleted, termination.
+func (c *Controller) reconcileClaim(ctx context.Context, name string) (time.Duration, error) {
+	nc := c.claim(name)
+	switch {
+	case nc == nil:
+		return 0, nil
+	case nc.DeletionTimestamp != nil:
+		return c.terminateClaim(ctx, nc)
+	case launchFailed(nc):
+		return 0, nil // being deleted by failLaunch
+	case !claimLaunched(nc):
+		c.startLaunch(ctx, nc)
+		return 0, nil
+	}
+	node := c.nodeFor(nc.Status.ProviderID)
+	switch {
+	case node == nil:
+		return c.awaitRegistration(ctx, nc)
+	case !claimRegistered(nc):
+		return 0, c.register(ctx, nc, node)
+	case !claimInitialized(nc):
+		return 0, c.initialize(ctx, nc, node)
+	}
+	return 0, nil
+}
+
+// awaitRegistration deletes a claim whose node never came (Karpenter's registration timeout), and
+// otherwise looks again when the timeout would pass.
+func (c *Controller) awaitRegistration(ctx context.Context, nc *api.NodeClaim) (time.Duration, error) {
+	launched := condition(nc, api.ConditionLaunched).LastTransitionTime.Time
+	left := launched.Add(c.cfg.RegistrationTimeout).Sub(c.now())
+	if left > 0 {
+		return left, nil
+	}
+	c.log.Warn("node did not register in time; deleting NodeClaim", "nodeClaim", nc.Name, "timeout", c.cfg.RegistrationTimeout)
+	return 0, c.deleteClaim(ctx, nc.Name)
+}
+
+// register adopts the node: the termination finalizer, the labels and taints the kubelet could
+// not set (karpenter.sh and other restricted labels; the claim's taints), the registered label,
+// and finally the removal of karpenter.sh/unregistered, which lets pods onto it.
+func (c *Controller) register(ctx context.Context, nc *api.NodeClaim, node *corev1.Node) error {
+	err := c.updateNode(ctx, node.Name, func(n *corev1.Node) bool {
+		addFinalizer(n, api.TerminationFinalizer)
+		if n.Labels == nil {
+			n.Labels = map[string]string{}
+		}
+		maps.Copy(n.Labels, nc.Labels)
+		n.Labels[api.LabelNodeRegistered] = "true"
+		for _, t := range nc.Spec.Taints {
+			if !slices.ContainsFunc(n.Spec.Taints, func(x corev1.Taint) bool { return x.MatchTaint(&t) }) {
+				n.Spec.Taints = append(n.Spec.Taints, t)
+			}
+		}
+		n.Spec.Taints = slices.DeleteFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.Key == api.TaintKeyUnregistered })
+		n.OwnerReferences = ownerClaim(nc)
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	err = c.updateClaimStatus(ctx, nc.Name, func(nc *api.NodeClaim) bool {
+		nc.Status.NodeName = node.Name
+		return setCondition(nc, api.ConditionRegistered, metav1.ConditionTrue, "Registered", "", c.now())
+	})
+	if err != nil {
+		return err
+	}
+	c.metrics.nodesCreated.WithLabelValues(nc.Labels[api.LabelNodePool]).Inc()
+	c.log.Info("registered", "nodeClaim", nc.Name, "node", node.Name)
+	return nil
+}
+
+// initialize marks the claim Initialized once the node is Ready and its startup and ephemeral
+// taints are gone: only then will pods land on it, and only then may consolidation judge it.
+func (c *Controller) initialize(ctx context.Context, nc *api.NodeClaim, node *corev1.Node) error {
+	if notInitialized(nc, node) != "" {
+		return nil // the node's next update brings us back
+	}
+	err := c.updateNode(ctx, node.Name, func(n *corev1.Node) bool {
+		if n.Labels[api.LabelNodeInitialized] == "true" {
+			return false
+		}
+		n.Labels[api.LabelNodeInitialized] = "true"
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	c.state.podEvent(node.Name, c.now()) // consolidateAfter counts from initialization
+	err = c.updateClaimStatus(ctx, nc.Name, func(nc *api.NodeClaim) bool {
+		return setCondition(nc, api.ConditionInitialized, metav1.ConditionTrue, "Initialized", "", c.now())
+	})
+	if err == nil {
+		c.log.Info("initialized", "nodeClaim", nc.Name, "node", node.Name)
+	}
+	return err
+}
+
+// notInitialized says what the node still waits for, or "" when it is initialized.
+func notInitialized(nc *api.NodeClaim, node *corev1.Node) string {
+	if !nodeReady(node) {
+		return "node is not Ready"
+	}
+	for _, t := range node.Spec.Taints {
+		startup := slices.ContainsFunc(nc.Spec.StartupTaints, func(s corev1.Taint) bool { return s.MatchTaint(&t) })
+		if startup || slices.Contains(ephemeralTaints, t.Key) || t.Key == api.TaintKeyUnregistered {
+			return fmt.Sprintf("taint %s is still present", t.Key)
+		}
+	}
+	return ""
+}
+
+// ownerClaim makes the NodeClaim the Node's owner, as Karpenter does.
+func ownerClaim(nc *api.NodeClaim) []metav1.OwnerReference {
+	return []metav1.OwnerReference{{APIVersion: api.KarpenterVersion, Kind: api.KindNodeClaim, Name: nc.Name, UID: nc.UID}}
+}

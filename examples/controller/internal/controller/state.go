@@ -1,0 +1,154 @@
+package controller
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// state is what the controller remembers between passes that the API does not hold. Losing it
+// (a restart) costs at most some churn: every field has a safe default.
+type state struct {
+	mu sync.Mutex
+	// launching names NodeClaims with a launch in progress, so a reconcile never starts a second.
+	launching map[string]bool
+	// nominated holds, per node or NodeClaim name, until when the provisioner counts on it for
+	// pending pods; consolidation leaves such nodes alone.
+	nominated map[string]time.Time
+	// lastPodEvent is, per node, when a pod last bound to it or left it (consolidateAfter).
+	lastPodEvent map[string]time.Time
+	// disrupting names the nodes a disruption command is acting on.
+	disrupting map[string]bool
+	// podEvents is the last scheduling message sent per pod, so a message is sent once.
+	podEvents map[types.UID]string
+	// lastClaim is the highest NodeClaim number issued per NodePool.
+	lastClaim map[string]int
+}
+
+func newState() *state {
+	return &state{
+		launching: map[string]bool{}, nominated: map[string]time.Time{}, lastPodEvent: map[string]time.Time{},
+		disrupting: map[string]bool{}, podEvents: map[types.UID]string{}, lastClaim: map[string]int{},
+	}
+}
+
+// startLaunch marks a launch as started; false means one is already running.
+func (s *state) startLaunch(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.launching[name] {
+		return false
+	}
+	s.launching[name] = true
+	return true
+}
+
+func (s *state) endLaunch(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.launching, name)
+}
+
+func (s *state) isLaunching(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.launching[name]
+}
+
+// nominate records a nomination, dropping the ones that have run out.
+func (s *state) nominate(name string, until time.Time, now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for n, t := range s.nominated {
+		if !t.After(now) {
+			delete(s.nominated, n)
+		}
+	}
+	s.nominated[name] = until
+}
+
+func (s *state) isNominated(name string, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.nominated[name].After(now)
+}
+
+func (s *state) podEvent(node string, at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lastPodEvent[node] = at
+}
+
+func (s *state) lastPodEventAt(node string) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastPodEvent[node]
+}
+
+func (s *state) setDisrupting(nodes []string, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range nodes {
+		if on {
+			s.disrupting[n] = true
+		} else {
+			delete(s.disrupting, n)
+		}
+	}
+}
+
+func (s *state) isDisrupting(node string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.disrupting[node]
+}
+
+// forgetPod drops what was remembered about a deleted pod.
+func (s *state) forgetPod(uid types.UID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.podEvents, uid)
+}
+
+// forgetNode drops what was remembered about a deleted node.
+func (s *state) forgetNode(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.lastPodEvent, name)
+	delete(s.nominated, name)
+}
+
+// newPodMessage records msg for the pod and reports whether it differs from the last one sent.
+func (s *state) newPodMessage(uid types.UID, msg string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.podEvents[uid] == msg {
+		return false
+	}
+	s.podEvents[uid] = msg
+	return true
+}
+
+var claimNumber = regexp.MustCompile(`^(.*)-([0-9]+)$`)
+
+// claimName turns the plan's name ("<pool>-<n>") into one never used before in this process nor
+// by any NodeClaim in taken: the plan only knows the names of in-flight claims, and reusing the
+// name of a claim deleted a moment ago could meet its VM still being deleted.
+func (s *state) claimName(pool string, taken map[string]bool) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	last := s.lastClaim[pool]
+	for name := range taken {
+		if m := claimNumber.FindStringSubmatch(name); m != nil && m[1] == pool {
+			if n, err := strconv.Atoi(m[2]); err == nil && n > last {
+				last = n
+			}
+		}
+	}
+	s.lastClaim[pool] = last + 1
+	return fmt.Sprintf("%s-%d", pool, last+1)
+}

@@ -1,0 +1,48 @@
+package simnodes
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/napkit/napkit/instancetype"
+	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/launch/azuresim"
+)
+
+// AzureOptions configure NewAzure.
+type AzureOptions struct {
+	// Catalogue gives the region and the VM sizes the simulated Azure offers (all of them).
+	Catalogue *instancetype.Catalogue
+	// ResourceGroup is the node resource group; ClusterName tags the VMs.
+	ResourceGroup, ClusterName string
+	// Latency delays every ARM call.
+	Latency time.Duration
+	// Offerings is the unavailable-offerings cache the launcher marks (share it with the controller).
+	Offerings *launch.UnavailableOfferings
+	Seed      uint64
+	Clock     func() time.Time
+	Logger    *slog.Logger
+}
+
+// NewAzure returns a simulated Azure Resource Manager that offers every size of the catalogue in
+// the catalogue's region, and the real Azure launcher pointed at it through the SDK's transport
+// seam: the controller cannot tell it from Azure except by its speed.
+func NewAzure(opts AzureOptions) (*azuresim.Sim, *launch.AzureLauncher, error) {
+	skus := map[string]azuresim.SKU{}
+	for _, it := range opts.Catalogue.InstanceTypes {
+		if it.SKU != nil {
+			skus[it.Name] = azuresim.SKU{Family: it.SKU.Family, VCPUs: int(it.SKU.VCPUs)}
+		}
+	}
+	sim := azuresim.New(azuresim.Options{Location: opts.Catalogue.Region, SKUs: skus, Latency: opts.Latency, Clock: opts.Clock})
+	l, err := launch.NewAzureLauncher(launch.AzureOptions{
+		SubscriptionID: sim.SubscriptionID(), ResourceGroup: opts.ResourceGroup, Location: sim.Location(),
+		ClusterName: opts.ClusterName, Credential: sim.Credential(), ClientOptions: sim.ClientOptions(),
+		PollFrequency: 10 * time.Millisecond, Seed: opts.Seed, Clock: opts.Clock, Cache: opts.Offerings, Logger: opts.Logger,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("launcher on the simulated Azure: %w", err)
+	}
+	return sim, l, nil
+}

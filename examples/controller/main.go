@@ -1,0 +1,42 @@
+// Command controller is napkit's example node autoprovisioning controller for AKS.
+//
+// Without flags it runs the seed walkthrough in-process (client-go's fake API server, the simulated
+// Azure) and ends with one summary line:
+//
+//	go run ./examples/controller
+//
+// With --kubeconfig (or inside a pod) it manages that cluster: on real Azure when
+// --subscription-id, --resource-group and --cluster-name are given, else on the simulated Azure
+// with a simulated kubelet.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/napkit/napkit/examples/controller/internal/app"
+)
+
+func main() {
+	fs := flag.NewFlagSet("controller", flag.ContinueOnError)
+	var f app.Flags
+	f.Register(fs)
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := app.Run(ctx, &f, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "controller:", err)
+		os.Exit(1)
+	}
+}
