@@ -268,26 +268,11 @@ func offeringPrice(it *instancetype.InstanceType, zone, capacityType string) flo
 func movingPods(pods []*corev1.Pod) []*corev1.Pod {
 	out := make([]*corev1.Pod, 0, len(pods))
 	for _, p := range pods {
-		if mustMove(p) {
+		if provisioner.Evacuates(p) {
 			out = append(out, p)
 		}
 	}
 	return out
-}
-
-func mustMove(p *corev1.Pod) bool {
-	if podTerminal(p) {
-		return false
-	}
-	if _, mirror := p.Annotations[corev1.MirrorPodAnnotationKey]; mirror {
-		return false
-	}
-	for _, o := range p.OwnerReferences {
-		if o.Kind == "DaemonSet" && o.Controller != nil && *o.Controller {
-			return false
-		}
-	}
-	return true
 }
 
 // consolidatable reports when the node may be consolidated (consolidateAfter after its last pod

@@ -54,7 +54,7 @@ func (s *Simulator) universeInput() (Input, map[*corev1.Pod]int) {
 	}
 	for i, n := range s.in.Nodes {
 		for _, p := range n.Pods {
-			if p == nil || !evacuates(p) {
+			if p == nil || !Evacuates(p) {
 				continue
 			}
 			cp := *p

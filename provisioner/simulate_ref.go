@@ -42,7 +42,7 @@ func (s *Simulator) evacuationInput(req EvacuateRequest) (Input, error) {
 			continue
 		}
 		for _, p := range n.Pods {
-			if p != nil && evacuates(p) {
+			if p != nil && Evacuates(p) {
 				moved := p.DeepCopy()
 				moved.Spec.NodeName = ""
 				in.Pods = append(in.Pods, moved)
@@ -56,9 +56,10 @@ func (s *Simulator) evacuationInput(req EvacuateRequest) (Input, error) {
 	return in, nil
 }
 
-// evacuates says whether a pod on a removed node has to find a new place: DaemonSet and mirror pods
-// go with their node, terminal pods are gone already.
-func evacuates(p *corev1.Pod) bool {
+// Evacuates says whether a pod on a removed node has to find a new place: DaemonSet and mirror
+// pods go with their node, terminal pods are gone already. It is the rule Evacuate applies, so a
+// caller counting the pods a removal moves agrees with the simulation.
+func Evacuates(p *corev1.Pod) bool {
 	if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
 		return false
 	}

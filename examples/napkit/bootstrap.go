@@ -68,14 +68,8 @@ func runBootstrap(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var b bootstrapFlags
 	b.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
+	if err := parseArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	in, err := b.input()
 	if err != nil {

@@ -74,14 +74,8 @@ func runConsolidate(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var c consolidateFlags
 	c.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
+	if err := parseArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if err := c.validate(); err != nil {
 		return err

@@ -150,14 +150,8 @@ func runInstanceTypes(args []string, stdout, stderr io.Writer) error {
 	var cat catalogueFlags
 	cat.register(fs)
 	output := fs.String("o", "table", "output format: json or table")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
+	if err := parseArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *output != "json" && *output != "table" {
 		return fmt.Errorf("-o: want json or table, got %q", *output)

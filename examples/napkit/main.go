@@ -14,6 +14,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -79,4 +81,19 @@ func usage(w io.Writer, cmds map[string]command) {
 	}
 	b.WriteString("\nRun 'napkit <command> -h' for a command's flags.\n")
 	fmt.Fprint(w, b.String())
+}
+
+// parseArgs parses a subcommand's flags: -h is errHelp, and words after the flags are an error
+// (every input is a flag, so a stray word is a typo, not an argument).
+func parseArgs(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	return nil
 }

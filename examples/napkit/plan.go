@@ -23,10 +23,7 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&files, "f", "manifest file or directory (repeatable): NodePools, AKSNodeClasses, Pods, workloads, Nodes, DaemonSets, volumes")
 	output := fs.String("o", "json", "output format: json, table or svg")
 	seed := fs.Uint64("seed", 0, "seed for ties between equally priced offerings")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
+	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
 	if len(files) == 0 {
