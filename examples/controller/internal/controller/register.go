@@ -102,6 +102,9 @@ func (c *Controller) initialize(ctx context.Context, nc *api.NodeClaim, node *co
 		if n.Labels[api.LabelNodeInitialized] == "true" {
 			return false
 		}
+		if n.Labels == nil {
+			n.Labels = map[string]string{}
+		}
 		n.Labels[api.LabelNodeInitialized] = "true"
 		return true
 	})

@@ -99,7 +99,9 @@ func (s *snapshot) existingNodes() []provisioner.ExistingNode {
 func (s *snapshot) inFlight() []provisioner.InFlightClaim {
 	registered := map[string]bool{}
 	for _, node := range s.nodes {
-		if s.registered(node) {
+		// A node without a provider ID (not napkit's) must not mark the claims not launched yet,
+		// whose provider ID is empty too, as registered.
+		if node.Spec.ProviderID != "" && s.registered(node) {
 			registered[node.Spec.ProviderID] = true
 		}
 	}

@@ -1,0 +1,138 @@
+package controller
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/consolidation"
+	"github.com/napkit/napkit/provisioner"
+)
+
+func TestDescribe(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		cmd  consolidation.Command
+		want string
+	}{
+		{"delete", consolidation.Command{Kind: consolidation.CommandDelete, Reason: consolidation.ReasonEmpty,
+			Nodes: []string{"n1"}, SavingsPerHour: 0.096},
+			"delete Empty of n1, saving $0.0960/h"},
+		{"replace several nodes", consolidation.Command{Kind: consolidation.CommandReplace,
+			Reason: consolidation.ReasonUnderutilized, Nodes: []string{"n1", "n2"}, SavingsPerHour: 1.23456},
+			"replace Underutilized of n1,n2, saving $1.2346/h"},
+		{"with detail", consolidation.Command{Kind: consolidation.CommandReplace, Reason: consolidation.ReasonDrifted,
+			Detail: "ImageDrifted", Nodes: []string{"n3"}},
+			"replace Drifted (ImageDrifted) of n3, saving $0.0000/h"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, describe(tt.cmd))
+		})
+	}
+}
+
+// TestSameCommand: validation compares what a command does (kind, reason, nodes, how many
+// replacements), not the prices or the simulation details it was computed with.
+func TestSameCommand(t *testing.T) {
+	t.Parallel()
+	repl := provisioner.NodeClaim{Name: "default-1", NodePool: "default", InstanceType: "Standard_D2s_v3", PricePerHour: 0.1}
+	base := consolidation.Command{Kind: consolidation.CommandReplace, Reason: consolidation.ReasonUnderutilized,
+		Nodes: []string{"n1", "n2"}, Replacement: &repl, Replacements: []provisioner.NodeClaim{repl},
+		SavingsPerHour: 0.5, DisruptionCost: 3, Moves: []consolidation.Move{{Pod: "default/a", To: "default-1"}}}
+	tests := []struct {
+		name   string
+		change func(c *consolidation.Command)
+		want   bool
+	}{
+		{"identical", func(*consolidation.Command) {}, true},
+		{"other prices", func(c *consolidation.Command) { c.SavingsPerHour, c.DisruptionCost = 0.4, 7 }, true},
+		{"other moves", func(c *consolidation.Command) { c.Moves = nil }, true},
+		{"a replacement of another size", func(c *consolidation.Command) {
+			r := repl
+			r.InstanceType, r.PricePerHour = "Standard_D4s_v3", 0.2
+			c.Replacement, c.Replacements = &r, []provisioner.NodeClaim{r}
+		}, true},
+		{"other kind", func(c *consolidation.Command) { c.Kind = consolidation.CommandDelete }, false},
+		{"other reason", func(c *consolidation.Command) { c.Reason = consolidation.ReasonDrifted }, false},
+		{"fewer nodes", func(c *consolidation.Command) { c.Nodes = []string{"n1"} }, false},
+		{"other nodes", func(c *consolidation.Command) { c.Nodes = []string{"n1", "n3"} }, false},
+		{"nodes in another order", func(c *consolidation.Command) { c.Nodes = []string{"n2", "n1"} }, false},
+		{"no replacement (a delete)", func(c *consolidation.Command) { c.Replacement, c.Replacements = nil, nil }, false},
+		{"two replacements", func(c *consolidation.Command) {
+			c.Replacements = []provisioner.NodeClaim{repl, repl}
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			other := base
+			other.Nodes = append([]string(nil), base.Nodes...)
+			tt.change(&other)
+			assert.Equal(t, tt.want, sameCommand(base, other))
+			assert.Equal(t, tt.want, sameCommand(other, base), "symmetric")
+		})
+	}
+}
+
+func TestSleep(t *testing.T) {
+	t.Parallel()
+	assert.True(t, sleep(context.Background(), time.Millisecond))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	assert.False(t, sleep(ctx, time.Minute))
+	assert.Less(t, time.Since(start), time.Second)
+}
+
+// TestConsolidatable: consolidateAfter counts from the latest of initialization, the claim's
+// recorded last pod event and the one remembered in memory.
+func TestConsolidatable(t *testing.T) {
+	t.Parallel()
+	pool := func(after api.NillableDuration) *api.NodePool {
+		p := &api.NodePool{}
+		p.Spec.Disruption.ConsolidateAfter = after
+		return p
+	}
+	initAt := testNow.Add(-10 * time.Minute)
+	claim := func(lastPodEvent time.Time) *api.NodeClaim {
+		nc := testClaim("c", "default", "", launched(), registered(),
+			withCondition(api.ConditionInitialized, metav1.ConditionTrue, "Initialized", initAt))
+		nc.Status.LastPodEventTime = metav1.NewTime(lastPodEvent)
+		return nc
+	}
+	tests := []struct {
+		name      string
+		after     api.NillableDuration
+		recorded  time.Time // status.lastPodEventTime
+		lastEvent time.Time // in memory
+		want      metav1.ConditionStatus
+	}{
+		{name: "Never", after: api.NeverDuration(), want: metav1.ConditionFalse},
+		{name: "zero: at once", after: api.NewDuration(0), want: metav1.ConditionTrue},
+		{name: "passed since initialization", after: api.NewDuration(5 * time.Minute), want: metav1.ConditionTrue},
+		{name: "not yet passed since initialization", after: api.NewDuration(15 * time.Minute), want: metav1.ConditionFalse},
+		{name: "a recorded pod event restarts the wait", after: api.NewDuration(5 * time.Minute),
+			recorded: testNow.Add(-time.Minute), want: metav1.ConditionFalse},
+		{name: "an in-memory pod event restarts the wait", after: api.NewDuration(5 * time.Minute),
+			lastEvent: testNow.Add(-time.Minute), want: metav1.ConditionFalse},
+		{name: "events older than initialization do not count", after: api.NewDuration(5 * time.Minute),
+			recorded: initAt.Add(-time.Hour), lastEvent: initAt.Add(-time.Hour), want: metav1.ConditionTrue},
+		{name: "exactly consolidateAfter ago", after: api.NewDuration(5 * time.Minute),
+			lastEvent: testNow.Add(-5 * time.Minute), want: metav1.ConditionTrue},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, msg := consolidatable(pool(tt.after), claim(tt.recorded), tt.lastEvent, testNow)
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.want == metav1.ConditionTrue, msg == "", "a message says why not: %q", msg)
+		})
+	}
+}
