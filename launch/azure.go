@@ -10,6 +10,8 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"golang.org/x/sync/semaphore"
+
+	"github.com/napkit/napkit/imagefamily"
 )
 
 // AzureLauncher is the Launcher for Azure VMs, on the real armcompute and
@@ -23,6 +25,9 @@ type AzureLauncher struct {
 	nsg     *lookupCache[string]
 	billing bool
 	sem     *semaphore.Weighted
+	// batcher collects Machine creates into header batches; it is nil
+	// outside mode aksmachineapiheaderbatch.
+	batcher *machineBatcher
 }
 
 var _ Launcher = (*AzureLauncher)(nil)
@@ -37,14 +42,18 @@ func NewAzureLauncher(opts AzureOptions) (*AzureLauncher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
 	}
-	return &AzureLauncher{
+	l := &AzureLauncher{
 		opts:         opts,
 		azureClients: clients,
 		pools:        newLookupCache[[]string](opts.NetworkLookupTTL, opts.Clock),
 		nsg:          newLookupCache[string](opts.NetworkLookupTTL, opts.Clock),
 		billing:      billsByExtension(opts.ClientOptions.Cloud),
 		sem:          semaphore.NewWeighted(int64(opts.MaxConcurrency)),
-	}, nil
+	}
+	if opts.Mode == imagefamily.ModeMachineAPIHeaderBatch {
+		l.batcher = newMachineBatcher(opts.BatchIdle, opts.BatchMax, opts.BatchMaxSize, l.putMachineBatch, l.deleteAbandoned, opts.Logger)
+	}
+	return l, nil
 }
 
 // Cache returns the unavailable-offerings cache the launcher marks.

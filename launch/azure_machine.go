@@ -47,8 +47,9 @@ func (l *AzureLauncher) reuseMachine(ctx context.Context, nodeClaimName, name st
 	return inst, nil
 }
 
-// attemptMachine PUTs the machine for one offering and waits for AKS to
-// build it; on failure it classifies the error and deletes the machine.
+// attemptMachine PUTs the machine for one offering (in a header batch in
+// mode aksmachineapiheaderbatch) and waits for AKS to build it; on failure
+// it classifies the error and deletes the machine.
 func (l *AzureLauncher) attemptMachine(ctx context.Context, req *Request, name string, c Choice) (*Instance, *LaunchError) {
 	b, err := req.bootstrapFor(ctx, c, l.opts.Mode)
 	if err != nil {
@@ -57,6 +58,9 @@ func (l *AzureLauncher) attemptMachine(ctx context.Context, req *Request, name s
 	log := l.attemptLogger(req, c).With("machine", name)
 	log.Info("launching AKS machine")
 	body := machineBody(b.Machine, c, l.machineTags(req, b.Machine))
+	if l.batcher != nil {
+		return l.attemptBatchedMachine(ctx, log, req, name, c, body)
+	}
 	poller, err := l.beginPutMachine(ctx, name, body)
 	if err != nil {
 		return nil, l.machineFailed(ctx, log, req, name, c, err, nil, !armRejected(err))

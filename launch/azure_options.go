@@ -10,6 +10,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
 	"github.com/napkit/napkit/imagefamily"
+	"github.com/napkit/napkit/imagefamily/bootstrap"
 )
 
 // Defaults applied by NewAzureLauncher to zero AzureOptions fields.
@@ -30,6 +31,15 @@ const (
 	// DefaultMachineAPIVersion is the AKS API version of the Machine calls:
 	// Machines_CreateOrUpdate is only in preview versions so far.
 	DefaultMachineAPIVersion = "2025-10-02-preview"
+	// DefaultBatchIdle and DefaultBatchMax close a header batch (mode
+	// aksmachineapiheaderbatch) after that long without a new create, or
+	// that long after its first create, whichever comes first.
+	DefaultBatchIdle = time.Second
+	DefaultBatchMax  = 5 * time.Second
+	// MaxBatchSize is the most machines one header batch may create, AKS's
+	// limit (karpenter-provider-azure's AKSMachineAPIHeaderBatchMaxSize); a
+	// batch that reaches BatchMaxSize is sent at once.
+	MaxBatchSize = bootstrap.MaxBatchSize
 	// cleanupTimeout bounds the removal of a failed launch's resources, which
 	// runs even after the caller's context ends.
 	cleanupTimeout = 2 * time.Minute
@@ -55,6 +65,16 @@ type AzureOptions struct {
 	ClusterResourceGroup string
 	MachinesPool         string
 	MachineAPIVersion    string
+	// BatchIdle, BatchMax and BatchMaxSize shape the batches of mode
+	// aksmachineapiheaderbatch: concurrent creates whose Machine bodies
+	// differ only in name, zones and tags go out as one PUT, sent after
+	// BatchIdle without a new create (default DefaultBatchIdle), BatchMax
+	// after the batch opened (default DefaultBatchMax), or once it holds
+	// BatchMaxSize machines (default and at most MaxBatchSize). Other modes
+	// ignore them.
+	BatchIdle    time.Duration
+	BatchMax     time.Duration
+	BatchMaxSize int
 	// LoadBalancerBackendPools are the backend pools every NIC joins unless
 	// its Request names some. When empty, the pools of the cluster's
 	// kubernetes and kubernetes-internal load balancers are looked up.
@@ -109,11 +129,14 @@ func (o AzureOptions) validate() error {
 		value int64
 	}{
 		{"PollFrequency", int64(o.PollFrequency)}, {"MaxConcurrency", int64(o.MaxConcurrency)}, {"MaxAttempts", int64(o.MaxAttempts)},
-		{"NetworkLookupTTL", int64(o.NetworkLookupTTL)},
+		{"NetworkLookupTTL", int64(o.NetworkLookupTTL)}, {"BatchIdle", int64(o.BatchIdle)}, {"BatchMax", int64(o.BatchMax)},
 	} {
 		if f.value < 0 {
 			errs = append(errs, fmt.Errorf("%s must not be negative, got %d", f.name, f.value))
 		}
+	}
+	if o.BatchMaxSize < 0 || o.BatchMaxSize > MaxBatchSize {
+		errs = append(errs, fmt.Errorf("BatchMaxSize must be between 1 and %d (AKS's limit per batch), got %d", MaxBatchSize, o.BatchMaxSize))
 	}
 	if len(errs) == 0 {
 		return nil
@@ -140,6 +163,15 @@ func (o AzureOptions) withDefaults() AzureOptions {
 	}
 	if o.MachineAPIVersion == "" {
 		o.MachineAPIVersion = DefaultMachineAPIVersion
+	}
+	if o.BatchIdle == 0 {
+		o.BatchIdle = DefaultBatchIdle
+	}
+	if o.BatchMax == 0 {
+		o.BatchMax = DefaultBatchMax
+	}
+	if o.BatchMaxSize == 0 {
+		o.BatchMaxSize = MaxBatchSize
 	}
 	o.Mode, _ = o.Mode.Resolve() // validate rejected unknown modes
 	if o.Cache == nil {

@@ -25,14 +25,19 @@
 // What a node costs in ARM writes depends on the provisioning mode
 // ([AzureOptions].Mode):
 //
-//	aksscriptless        NIC, VM, billing extension              3 writes
-//	bootstrappingclient  NIC, VM, CSE, billing extension         4 writes
-//	aksmachineapi(…)     Machine (AKS makes VM, NIC, bootstrap)  1 write
+//	aksscriptless             NIC, VM, billing extension              3 writes
+//	bootstrappingclient       NIC, VM, CSE, billing extension         4 writes
+//	aksmachineapi             Machine (AKS makes VM, NIC, bootstrap)  1 write
+//	aksmachineapiheaderbatch  one Machine PUT per batch               1 write per ≤50 nodes
 //
 // Extensions cannot ride in the VM PUT (a VM's "resources" are read-only in
 // ARM), so each is its own write; the billing extension is added only in the
-// public, China and US Government clouds. The header-batch Machine API mode
-// sends one PUT per machine: batching is not implemented.
+// public, China and US Government clouds. In the header-batch mode,
+// concurrent creates whose Machine bodies differ only in name, zones and tags
+// are held for up to [AzureOptions].BatchIdle without a new create (BatchMax
+// at most, or until BatchMaxSize of them wait) and sent as one PUT whose
+// BatchPutMachine header lists each machine; every Create gets its own
+// machine's result and then follows that machine with GETs.
 //
 // A NIC joins the backend pools of the cluster's kubernetes and
 // kubernetes-internal load balancers and, on a custom VNET, AKS's managed NSG,

@@ -1,7 +1,10 @@
 package bootstrap
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"slices"
 )
 
@@ -19,33 +22,47 @@ type MachineRequest struct {
 }
 
 // Batch is one create request for machines that share a template: the body is Template, and the
-// header names every machine with its zones and NodeClaim tag, the only things allowed to differ.
+// BatchPutMachine header names every machine of the batch (the one in the URL included) with its
+// zones and tags, the only fields allowed to differ (AKS discards both from the body).
 type Batch struct {
 	Template *Machine
 	Members  []BatchMember
 }
 
-// BatchMember is one machine of a batch.
+// BatchMember is one machine's entry in the BatchPutMachine header.
 type BatchMember struct {
-	Name  string   `json:"machineName"`
-	Zones []string `json:"zones,omitempty"`
-	// NodeClaim is the machine's TagNodeClaim tag, the one tag that differs between machines.
-	NodeClaim string `json:"nodeClaim,omitempty"`
+	Name  string            `json:"machineName"`
+	Zones []string          `json:"zones"`
+	Tags  map[string]string `json:"tags"`
 }
 
 // TagNodeClaim tags an AKS machine with the NodeClaim it was created for.
 const TagNodeClaim = "karpenter.azure.com_aksmachine_nodeclaim"
 
-// Header returns the BatchPutMachine header value: {"machines":[{"machineName":...,"zones":[...]}]}.
+// Header returns the BatchPutMachine header value:
+// {"batchMachines":[{"machineName":...,"zones":[...],"tags":{...}},...]}.
 func (b Batch) Header() (string, error) {
 	out, err := json.Marshal(struct {
-		Machines []BatchMember `json:"machines"`
+		BatchMachines []BatchMember `json:"batchMachines"`
 	}{b.Members})
 	return string(out), err
 }
 
-// GroupBatches groups requests whose machines are identical apart from zones and TagNodeClaim into batches of
-// at most MaxBatchSize, in order of first appearance, keeping request order inside each batch. A
+// MemberOf is the header entry of machine name with body m; empty zones and tags are sent as []
+// and {}, never null.
+func MemberOf(name string, m *Machine) BatchMember {
+	member := BatchMember{Name: name, Zones: slices.Clone(m.Zones), Tags: maps.Clone(m.Properties.Tags)}
+	if member.Zones == nil {
+		member.Zones = []string{}
+	}
+	if member.Tags == nil {
+		member.Tags = map[string]string{}
+	}
+	return member
+}
+
+// GroupBatches groups requests whose machines are identical apart from zones and tags into batches
+// of at most MaxBatchSize, in order of first appearance, keeping request order inside each batch. A
 // machine name may appear only once; a duplicate or a nil machine is an ErrInvalid *FieldError.
 func GroupBatches(requests []MachineRequest) ([]Batch, error) {
 	seen := map[string]bool{}
@@ -56,11 +73,11 @@ func GroupBatches(requests []MachineRequest) ([]Batch, error) {
 			return nil, invalid("machine", r.Name, "every request needs a machine and a unique name")
 		}
 		seen[r.Name] = true
-		key, template, err := templateKey(r.Machine)
+		key, template, err := BatchTemplate(r.Machine)
 		if err != nil {
 			return nil, err
 		}
-		member := BatchMember{Name: r.Name, Zones: slices.Clone(r.Machine.Zones), NodeClaim: r.Machine.Properties.Tags[TagNodeClaim]}
+		member := MemberOf(r.Name, r.Machine)
 		if i, ok := index[key]; ok && len(batches[i].Members) < MaxBatchSize {
 			batches[i].Members = append(batches[i].Members, member)
 			continue
@@ -71,16 +88,16 @@ func GroupBatches(requests []MachineRequest) ([]Batch, error) {
 	return batches, nil
 }
 
-// templateKey returns the machine without zones and NodeClaim tag, and its canonical JSON, which
-// identifies the template.
-func templateKey(m *Machine) (string, *Machine, error) {
+// BatchTemplate returns the machine without its per-machine fields (zones and tags) and a key
+// naming that template (a hash of its canonical JSON): machines with equal keys may share a batch.
+func BatchTemplate(m *Machine) (string, *Machine, error) {
 	t := *m
 	t.Zones = nil
-	t.Properties.Tags = copyMap(m.Properties.Tags)
-	delete(t.Properties.Tags, TagNodeClaim)
-	b, err := json.Marshal(&t)
+	t.Properties.Tags = nil
+	raw, err := json.Marshal(&t)
 	if err != nil {
 		return "", nil, err
 	}
-	return string(b), &t, nil
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:]), &t, nil
 }

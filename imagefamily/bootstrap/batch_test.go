@@ -44,7 +44,7 @@ func TestGroupBatches(t *testing.T) {
 		sizes = append(sizes, b.Template.Properties.Hardware.VMSize)
 		counts = append(counts, len(b.Members))
 		total += len(b.Members)
-		if b.Template.Zones != nil || b.Template.Properties.Tags[TagNodeClaim] != "" {
+		if b.Template.Zones != nil || b.Template.Properties.Tags != nil {
 			t.Errorf("template keeps per-machine fields: %+v", b.Template)
 		}
 		if len(b.Members) > MaxBatchSize {
@@ -55,7 +55,8 @@ func TestGroupBatches(t *testing.T) {
 		t.Errorf("batches = %v %v", sizes, counts)
 	}
 	h, err := batches[1].Header()
-	if err != nil || !strings.HasPrefix(h, `{"machines":[{"machineName":"pool-003","zones":["1"],"nodeClaim":"pool-003"},`) {
+	if err != nil || !strings.HasPrefix(h, `{"batchMachines":[{"machineName":"pool-003","zones":["1"],"tags":{`) ||
+		!strings.Contains(h, `"karpenter.azure.com_aksmachine_nodeclaim":"pool-003"`) {
 		t.Errorf("header = %s, %v", h, err)
 	}
 	if reqs[0].Machine.Properties.Tags[TagNodeClaim] != "pool-000" {

@@ -13,6 +13,8 @@ type armError struct {
 	Code    string     `json:"code"`
 	Message string     `json:"message"`
 	Details []armError `json:"details,omitempty"`
+	// Target names the machine a batch PUT's detail is about.
+	Target string `json:"target,omitempty"`
 }
 
 // reply is one HTTP answer before it becomes an *http.Response.

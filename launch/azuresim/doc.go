@@ -11,7 +11,10 @@
 // AddNetworkSecurityGroup), the AKS Machine API (machine PUT, GET, list and
 // the agent pool's deleteMachines action), and operation status. Machines
 // share the VMs' capacity, quota and fault rules; a machine that fails late
-// records its VM error as the first detail of its provisioning error.
+// records its VM error as the first detail of its provisioning error. A
+// Machine PUT with a BatchPutMachine header creates every machine the header
+// names in one write, answering per-machine failures as AKS's header batch
+// does (BatchMachineClientError, BatchMachineInternalServerError).
 //
 // It models per-call latency, capacity per SKU and zone, vCPU quota per
 // family (plus low-priority and total regional cores), and count-limited

@@ -33,8 +33,14 @@ const (
 	FaultLowPriorityQuota FaultKind = "LowPriorityQuota"
 	// FaultRegionalQuota fails a VM PUT with the Total Regional Cores quota message.
 	FaultRegionalQuota FaultKind = "RegionalQuota"
-	// FaultVMSizeNotSupported refuses a Machine PUT with VMSizeNotSupported.
+	// FaultVMSizeNotSupported refuses a Machine PUT with VMSizeNotSupported;
+	// the size is shared by a batch, so the whole batch is refused.
 	FaultVMSizeNotSupported FaultKind = "VMSizeNotSupported"
+	// FaultMachineInternalError fails a Machine PUT inside AKS: 500
+	// InternalOperationError, or in a batch that machine's detail of a
+	// BatchMachineInternalServerError (or of a BatchMachineClientError when
+	// another machine failed a client check).
+	FaultMachineInternalError FaultKind = "MachineInternalError"
 	// FaultCrashAfterNIC lets a NIC PUT succeed, then cuts the caller off
 	// from that resource name, as if the controller died before creating the
 	// VM: every later call naming it fails at the transport, without
@@ -80,12 +86,18 @@ func (s *Sim) ClearFaults() {
 	s.faults = nil
 }
 
-// takeFault returns the first fault matching c and uses up one of its firings.
-func (s *Sim) takeFault(c call) (Fault, bool) {
+// takeFault returns the first fault matching c that keep accepts and uses
+// up one of its firings.
+func (s *Sim) takeFault(c call, keep func(*Fault) bool) (Fault, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.takeFaultLocked(c, keep)
+}
+
+// takeFaultLocked is takeFault with the state lock held.
+func (s *Sim) takeFaultLocked(c call, keep func(*Fault) bool) (Fault, bool) {
 	for i, f := range s.faults {
-		if !f.matches(c) {
+		if !f.matches(c) || !keep(f) {
 			continue
 		}
 		fired := *f
@@ -119,7 +131,7 @@ func (f *Fault) matchesOp(op Op) bool {
 		return true
 	case FaultCrashAfterNIC:
 		return op == OpNICPut
-	case FaultVMSizeNotSupported:
+	case FaultVMSizeNotSupported, FaultMachineInternalError:
 		return op == OpMachinePut
 	default:
 		return op == OpVMPut || op == OpMachinePut
@@ -147,6 +159,13 @@ func (s *Sim) vmFailure(f Fault, c call) (armError, bool) {
 		return quotaExceeded(QuotaTotalRegional, s.opts.Location, f.Limit, f.Limit, s.opts.SKUs[c.sku].VCPUs), true
 	case FaultVMSizeNotSupported:
 		return vmSizeNotSupported(c.sku, s.opts.SubscriptionID, s.opts.Location), true
+	case FaultMachineInternalError:
+		return internalOperationError(c.name), true
 	}
 	return armError{}, false
+}
+
+// transport reports the kinds that answer before the operation runs.
+func (k FaultKind) transport() bool {
+	return k == FaultThrottle || k == FaultServerError || k == FaultHang
 }

@@ -33,6 +33,9 @@ func machineKey(c call) string { return key(c.rg, c.cluster+"/"+c.pool+"/"+c.nam
 // once; quota, capacity and injected VM failures follow the VM rules, and an
 // asynchronous one leaves a Failed machine with its provisioning error.
 func (s *Sim) putMachine(c call, f Fault, faulted bool) reply {
+	if c.batch != nil {
+		return s.putMachineBatch(c)
+	}
 	if old, ok := s.machines[machineKey(c)]; ok && old.state() != statusFailed {
 		return jsonReply(http.StatusOK, old.model)
 	}
@@ -45,6 +48,13 @@ func (s *Sim) putMachine(c call, f Fault, faulted bool) reply {
 	if failure != nil && !async {
 		return errorReply(syncStatus(failure.Code), failure.Code, failure.Message)
 	}
+	rec, opURL := s.startMachine(c, model, failure)
+	return asyncReply(jsonReply(http.StatusCreated, rec.model), opURL)
+}
+
+// startMachine creates the machine and the operation that builds it, or
+// fails it with failure, and returns it with the operation's status URL.
+func (s *Sim) startMachine(c call, model map[string]any, failure *armError) (*machineRecord, string) {
 	rec := s.createMachine(c, model)
 	op, opURL := s.startOperation(c, containerServiceProvider, func() *armError {
 		if failure == nil {
@@ -57,7 +67,7 @@ func (s *Sim) putMachine(c call, f Fault, faulted bool) reply {
 		return &wrapped
 	})
 	rec.op = op
-	return asyncReply(jsonReply(http.StatusCreated, rec.model), opURL)
+	return rec, opURL
 }
 
 // validateMachine checks what AKS checks first: a size, a node image
@@ -193,11 +203,14 @@ func lookup(v any, path ...string) any {
 	return v
 }
 
-// syncStatus is the HTTP status of a refusal: 400 for request faults, 409
-// for capacity and quota, as for VMs.
+// syncStatus is the HTTP status of a refusal: 400 for request faults, 500
+// for AKS's own failures, 409 for capacity and quota, as for VMs.
 func syncStatus(code string) int {
-	if code == "VMSizeNotSupported" || code == "BadRequest" {
+	switch code {
+	case "VMSizeNotSupported", "BadRequest":
 		return http.StatusBadRequest
+	case internalOperationErrorCode:
+		return http.StatusInternalServerError
 	}
 	return http.StatusConflict
 }

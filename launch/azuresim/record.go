@@ -19,8 +19,12 @@ type Record struct {
 	// evidence, kept only in memory.
 	Body []byte
 	Op   Op
-	// Name is the resource the call names ("" for lists).
+	// Name is the resource the call names ("" for lists); for a batched
+	// Machine PUT, the machine its URL names.
 	Name string
+	// Batch lists the machines a Machine PUT's BatchPutMachine header names,
+	// in header order (nil for a plain PUT).
+	Batch []string
 	// Status is the HTTP status, or 0 when the call failed at the transport.
 	Status int
 	// Err is the transport error, if any.
@@ -37,7 +41,7 @@ func (s *Sim) record(req *http.Request, c call, start time.Time, rep reply, err 
 	defer s.mu.Unlock()
 	s.records = append(s.records, Record{
 		At: start, Method: req.Method, Path: req.URL.Path, Query: c.query, Body: c.body,
-		Op: c.op, Name: c.name, Status: rep.status, Err: err,
+		Op: c.op, Name: c.name, Batch: c.batchNames(), Status: rep.status, Err: err,
 	})
 }
 
@@ -62,7 +66,9 @@ func (s *Sim) RequestsFor(op Op, name string) []Record {
 }
 
 // Writes counts write calls per node: a VM, its NIC and its extensions share
-// the VM's name; a deleteMachines call counts once for each machine it names.
+// the VM's name; a deleteMachines call counts once for each machine it names;
+// a batched Machine PUT is one write, counted for the machine its URL names
+// (WriteCalls counts calls).
 func (s *Sim) Writes() map[string]int {
 	out := map[string]int{}
 	for _, r := range s.Requests() {
@@ -74,6 +80,18 @@ func (s *Sim) Writes() map[string]int {
 		}
 	}
 	return out
+}
+
+// WriteCalls counts write calls: one per PUT, POST or DELETE, however many
+// resources it names.
+func (s *Sim) WriteCalls() int {
+	n := 0
+	for _, r := range s.Requests() {
+		if r.IsWrite() {
+			n++
+		}
+	}
+	return n
 }
 
 // nodeOf is the node a resource name belongs to: a VM extension

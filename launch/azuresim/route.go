@@ -50,15 +50,20 @@ type call struct {
 	spot      bool   // VM and Machine PUT only
 	// cluster and pool address AKS Machines; sub is an extension's name.
 	cluster, pool, sub string
-	body               []byte
-	query              url.Values
-	base               string // scheme://host, for URLs the simulator hands out
-	path               string
+	// batchHeader is a Machine PUT's BatchPutMachine header; batch is what
+	// it lists (nil for a plain PUT).
+	batchHeader string
+	batch       []batchMachine
+	body        []byte
+	query       url.Values
+	base        string // scheme://host, for URLs the simulator hands out
+	path        string
 }
 
 // parse routes req. Paths are matched case-insensitively, as ARM does.
 func (s *Sim) parse(req *http.Request) (call, *reply) {
-	c := call{query: req.URL.Query(), base: req.URL.Scheme + "://" + req.URL.Host, path: req.URL.Path}
+	c := call{query: req.URL.Query(), base: req.URL.Scheme + "://" + req.URL.Host, path: req.URL.Path,
+		batchHeader: req.Header.Get(BatchPutMachineHeader)}
 	if req.Body != nil {
 		body, err := io.ReadAll(req.Body)
 		if err != nil {

@@ -53,7 +53,7 @@ type machineBody struct {
 }
 
 // parseChildBody reads a Machine PUT's size, zone and priority (which faults
-// match on) and the names a deleteMachines call names.
+// match on) and its batch header, and the names a deleteMachines call names.
 func (s *Sim) parseChildBody(c *call) *reply {
 	switch c.op {
 	case OpMachinePut:
@@ -65,6 +65,9 @@ func (s *Sim) parseChildBody(c *call) *reply {
 		c.sku, c.spot, c.zone = m.Properties.Hardware.VMSize, strings.EqualFold(m.Properties.Priority, "Spot"), Regional
 		if len(m.Zones) == 1 {
 			c.zone = m.Zones[0]
+		}
+		if c.batchHeader != "" {
+			return parseBatch(c)
 		}
 	case OpMachineDelete:
 		var d struct {

@@ -62,7 +62,9 @@ func (s *Sim) serve(ctx context.Context, req *http.Request, c call, parsed *repl
 	if s.isSevered(nodeOf(c.name)) {
 		return reply{}, fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, ErrConnectionLost)
 	}
-	f, faulted := s.takeFault(c)
+	// A batched Machine PUT meets transport faults as a whole; the machine
+	// faults are matched per machine it names (see putMachineBatch).
+	f, faulted := s.takeFault(c, func(f *Fault) bool { return c.batch == nil || f.Kind.transport() })
 	if faulted {
 		if rep, err, done := s.transportFault(ctx, f); done {
 			return rep, err
