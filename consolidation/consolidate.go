@@ -14,13 +14,16 @@ const maxCommandNodes = 100
 const minSavings = 1e-9
 
 // consolidate runs multi-node, then single-node consolidation over the candidates in savings-ratio
-// order.
+// order, unless the pass's earlier commands spent budget it needs (budgetStarved).
 func (p *pass) consolidate() error {
 	var order []*candidate
 	for _, c := range consolidationOrder(p.cands) {
 		if p.consolidatable(c) {
 			order = append(order, c)
 		}
+	}
+	if p.budgetStarved(order) {
+		return nil
 	}
 	if err := p.multiNode(order); err != nil {
 		return err
@@ -29,6 +32,29 @@ func (p *pass) consolidate() error {
 		return err
 	}
 	return p.singleNode(order)
+}
+
+// budgetStarved reports whether the pass's earlier commands (expiration, emptiness, drift) spent
+// budget that consolidation needs: some pool's Underutilized budget now allows fewer of its
+// available consolidation candidates than it allowed when the pass began. Consolidation then waits
+// for the next pass, when those commands are done and the budget is whole again, as in Karpenter,
+// whose loop stops at the first method that finds something. Going ahead would grow commands cut
+// short by the budget: a multi-node set that could not take the starved pool's nodes, and that
+// moves pods onto them instead, leaves them less to gain later (they are then recipients, inside
+// consolidateAfter, or their pool smaller and its percentage budget with it).
+func (p *pass) budgetStarved(order []*candidate) bool {
+	want := map[string]int{}
+	for _, c := range order {
+		if p.available(c) {
+			want[c.pool.Name]++
+		}
+	}
+	for pool, n := range want {
+		if min(n, p.startAllowed[pool]) > p.budgets.allowed(pool, ReasonUnderutilized) {
+			return true
+		}
+	}
+	return false
 }
 
 // consolidatable is the consolidation methods' filter: a pool policy that allows it, past

@@ -9,9 +9,11 @@ import (
 // Decide runs one disruption pass over the snapshot and returns its commands: expiration, then
 // emptiness, drift and consolidation (multi-node, then single-node). Unlike Karpenter, whose loop
 // stops at the first method that finds something, one pass returns every command it finds; they
-// hold together, each simulated on the cluster the earlier ones leave (see pass). Errors wrap
-// ErrInvalidInput (the snapshot), ErrBudget is never returned (a misconfigured budget allows
-// nothing and is reported in Blocked), and ErrSimulation (the provisioner refused the snapshot).
+// hold together, each simulated on the cluster the earlier ones leave (see pass). The exception is
+// budgets: when the earlier methods spent budget consolidation would need, consolidation waits for
+// the next pass (see budgetStarved). Errors wrap ErrInvalidInput (the snapshot), ErrBudget is never
+// returned (a misconfigured budget allows nothing and is reported in Blocked), and ErrSimulation
+// (the provisioner refused the snapshot).
 func Decide(in Input) (*Plan, error) {
 	start := time.Now()
 	cands, skipped, err := collect(&in)

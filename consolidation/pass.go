@@ -61,6 +61,8 @@ type pass struct {
 	// hundreds of questions in between.
 	notDest    []string
 	notDestKey [2]int
+	// startAllowed is each pool's Underutilized budget before the pass's first command.
+	startAllowed map[string]int
 }
 
 // newPass builds the simulator over the whole cluster and the pass's bookkeeping.
@@ -87,10 +89,12 @@ func newPass(in *Input, cands []*candidate, b *budgets) (*pass, error) {
 	for _, f := range in.InFlight {
 		p.taken[f.Name] = true
 	}
+	p.startAllowed = make(map[string]int, len(b.pools))
 	for _, c := range cands {
 		if !c.consolidatable {
 			p.base[c.name] = true
 		}
+		p.startAllowed[c.pool.Name] = b.allowed(c.pool.Name, ReasonUnderutilized)
 	}
 	slices.Sort(p.deleting)
 	p.zonal = hasZonalTerms(in)

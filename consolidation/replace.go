@@ -87,10 +87,11 @@ func newReplaceRule(nodes []*candidate, opts Options) replaceRule {
 	return r
 }
 
-// priced is a replacement after the rules: its launch list filtered, and its worst launch price.
+// priced is a replacement after the rules: its launch list filtered, and its cheapest and worst
+// launch prices.
 type priced struct {
-	claim provisioner.NodeClaim
-	worst float64
+	claim           provisioner.NodeClaim
+	cheapest, worst float64
 }
 
 // option is one launch-list entry with its price at the claim's zone and capacity type.
@@ -103,12 +104,13 @@ type option struct {
 // the zone and capacity type the simulation chose (its labels already say so, and the simulation
 // placed pods for that zone): when spot and on-demand are both allowed the simulation picks spot,
 // which is never dearer, so this is Karpenter's "pin to spot" rule. Its worst launch price is then
-// the dearest option left. why is non-empty when nothing is left.
-func (b *priceBook) price(nc provisioner.NodeClaim, r replaceRule) (priced, string) {
+// the dearest option left. below, when finite, is a further strict price cap (priceAll's share of
+// the savings for a command with several replacements). why is non-empty when nothing is left.
+func (b *priceBook) price(nc provisioner.NodeClaim, r replaceRule, below float64) (priced, string) {
 	opts := b.options(nc)
 	limit := math.Inf(1)
 	if !r.anyPrice {
-		limit = r.below
+		limit = min(r.below, below)
 		for _, o := range opts {
 			if p, same := r.removedTypes[o.name]; same {
 				limit = min(limit, p)
@@ -136,7 +138,7 @@ func (b *priceBook) price(nc provisioner.NodeClaim, r replaceRule) (priced, stri
 	if why := b.minValues(nc.NodePool, opts); why != "" {
 		return priced{}, why
 	}
-	return priced{claim: b.relabel(nc, opts), worst: opts[len(opts)-1].price}, ""
+	return priced{claim: b.relabel(nc, opts), cheapest: opts[0].price, worst: opts[len(opts)-1].price}, ""
 }
 
 // options prices the claim's launch list at its zone and capacity type, cheapest first; types the
@@ -209,12 +211,38 @@ func (b *priceBook) relabel(nc provisioner.NodeClaim, opts []option) provisioner
 }
 
 // priceAll applies the rule to every claim and checks their summed worst price is strictly
-// below the removed nodes' (each claim alone is already below it).
+// below the removed nodes'. One claim may launch as any type cheaper than the removed nodes. Several
+// (a split, M → N) share the room: with slack the removed nodes' price minus the claims' summed
+// cheapest prices, each claim's launch list keeps the types priced below its cheapest plus an equal
+// share of slack, so that whichever types launch, the command still saves. (Filtering each list
+// against the removed nodes' whole price would let each claim launch up to it, and the command's
+// worst case would then almost never save.)
 func (b *priceBook) priceAll(claims []provisioner.NodeClaim, r replaceRule) ([]provisioner.NodeClaim, float64, string) {
+	caps := make([]float64, len(claims))
+	for i := range caps {
+		caps[i] = math.Inf(1)
+	}
+	if len(claims) > 1 && !r.anyPrice {
+		slack := r.below
+		for i, nc := range claims {
+			pc, why := b.price(nc, r, caps[i])
+			if why != "" {
+				return nil, 0, why
+			}
+			caps[i] = pc.cheapest
+			slack -= pc.cheapest
+		}
+		if slack <= 0 {
+			return nil, 0, "the replacements together cost as much as the removed nodes"
+		}
+		for i := range caps {
+			caps[i] += slack / float64(len(claims))
+		}
+	}
 	out := make([]provisioner.NodeClaim, 0, len(claims))
 	total := 0.0
-	for _, nc := range claims {
-		pc, why := b.price(nc, r)
+	for i, nc := range claims {
+		pc, why := b.price(nc, r, caps[i])
 		if why != "" {
 			return nil, 0, why
 		}
