@@ -13,7 +13,6 @@ import (
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
-	"github.com/napkit/napkit/pricing"
 	"github.com/napkit/napkit/provisioner"
 )
 
@@ -31,24 +30,7 @@ var eastus struct {
 func eastusTypes(tb testing.TB) []*instancetype.InstanceType {
 	tb.Helper()
 	eastus.once.Do(func() {
-		skus, err := instancetype.LoadDefault("eastus")
-		if err != nil {
-			eastus.err = err
-			return
-		}
-		snap, err := pricing.DefaultSnapshot()
-		if err != nil {
-			eastus.err = err
-			return
-		}
-		prices, _ := snap.Region("eastus")
-		known, err := instancetype.DefaultKnownSKUs()
-		if err != nil {
-			eastus.err = err
-			return
-		}
-		cat, err := instancetype.Build(skus, instancetype.Options{Region: "eastus",
-			Network: api.DefaultClusterNetwork(), Prices: prices, KnownSKUs: known})
+		cat, err := instancetype.BuildDefault("eastus", api.DefaultClusterNetwork())
 		if err != nil {
 			eastus.err = err
 			return

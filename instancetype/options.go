@@ -122,3 +122,33 @@ func LoadDefault(region string) ([]*armcompute.ResourceSKU, error) {
 	}
 	return skus, nil
 }
+
+// DefaultOptions are the Options of region on the embedded data, with no Azure call: the embedded
+// price snapshot's prices for region and the embedded known SKUs. Add NodeClass (and Unavailable)
+// per build.
+func DefaultOptions(region string, network api.ClusterNetwork) (Options, error) {
+	snapshot, err := pricing.DefaultSnapshot()
+	if err != nil {
+		return Options{}, fmt.Errorf("instancetype: prices: %w", err)
+	}
+	prices, _ := snapshot.Region(region)
+	known, err := DefaultKnownSKUs()
+	if err != nil {
+		return Options{}, err
+	}
+	return Options{Region: region, Network: network, Prices: prices, KnownSKUs: known}, nil
+}
+
+// BuildDefault builds region's catalogue from the embedded SKUs and DefaultOptions: what napkit
+// plans with when it has no Azure account.
+func BuildDefault(region string, network api.ClusterNetwork) (*Catalogue, error) {
+	skus, err := LoadDefault(region)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := DefaultOptions(region, network)
+	if err != nil {
+		return nil, err
+	}
+	return Build(skus, opts)
+}

@@ -9,22 +9,12 @@ import (
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
-	"github.com/napkit/napkit/pricing"
 	"github.com/napkit/napkit/provisioner"
 )
 
 // catalogue builds the embedded eastus catalogue with its prices.
 func catalogue() []*instancetype.InstanceType {
-	skus, err := instancetype.LoadDefault("eastus")
-	if err != nil {
-		panic(err)
-	}
-	snapshot, err := pricing.DefaultSnapshot()
-	if err != nil {
-		panic(err)
-	}
-	prices, _ := snapshot.Region("eastus")
-	cat, err := instancetype.Build(skus, instancetype.Options{Region: "eastus", Network: api.DefaultClusterNetwork(), Prices: prices})
+	cat, err := instancetype.BuildDefault("eastus", api.DefaultClusterNetwork())
 	if err != nil {
 		panic(err)
 	}

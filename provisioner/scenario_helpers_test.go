@@ -10,7 +10,6 @@ import (
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
-	"github.com/napkit/napkit/pricing"
 )
 
 // testPool is the NodePool of Karpenter's topology tests: any capacity type.
@@ -29,24 +28,7 @@ var eastus struct {
 func eastusTypes(t testing.TB) []*instancetype.InstanceType {
 	t.Helper()
 	eastus.once.Do(func() {
-		skus, err := instancetype.LoadDefault("eastus")
-		if err != nil {
-			eastus.err = err
-			return
-		}
-		snap, err := pricing.DefaultSnapshot()
-		if err != nil {
-			eastus.err = err
-			return
-		}
-		prices, _ := snap.Region("eastus")
-		known, err := instancetype.DefaultKnownSKUs()
-		if err != nil {
-			eastus.err = err
-			return
-		}
-		eastus.cat, eastus.err = instancetype.Build(skus, instancetype.Options{Region: "eastus", Network: api.DefaultClusterNetwork(),
-			Prices: prices, KnownSKUs: known})
+		eastus.cat, eastus.err = instancetype.BuildDefault("eastus", api.DefaultClusterNetwork())
 	})
 	if eastus.err != nil {
 		t.Fatalf("eastus catalogue: %v", eastus.err)

@@ -8,7 +8,6 @@ import (
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/launch"
-	"github.com/napkit/napkit/pricing"
 )
 
 // CatalogueFunc returns the instance types a node class may use.
@@ -23,16 +22,10 @@ func NewCatalogue(region string, network api.ClusterNetwork, offerings *launch.U
 	if err != nil {
 		return nil, err
 	}
-	snapshot, err := pricing.DefaultSnapshot()
-	if err != nil {
-		return nil, fmt.Errorf("prices: %w", err)
-	}
-	prices, _ := snapshot.Region(region)
-	known, err := instancetype.DefaultKnownSKUs()
+	opts, err := instancetype.DefaultOptions(region, network)
 	if err != nil {
 		return nil, err
 	}
-	opts := instancetype.Options{Region: region, Network: network, Prices: prices, KnownSKUs: known}
 	base, err := instancetype.Build(skus, opts)
 	if err != nil {
 		return nil, err
