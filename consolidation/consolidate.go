@@ -25,13 +25,23 @@ func (p *pass) consolidate() error {
 	if p.budgetStarved(order) {
 		return nil
 	}
+	floor, err := p.karpenterDraft(order)
+	if err != nil {
+		return err
+	}
 	if err := p.multiNode(order); err != nil {
 		return err
 	}
 	if err := p.mergeToOne(order); err != nil {
 		return err
 	}
-	return p.singleNode(order)
+	if err := p.singleNode(order); err != nil {
+		return err
+	}
+	if floor != nil && floor.savings > p.consolidationSavings()+minSavings {
+		p.floor = floor
+	}
+	return nil
 }
 
 // budgetStarved reports whether the pass's earlier commands (expiration, emptiness, drift) spent

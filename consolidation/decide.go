@@ -9,11 +9,15 @@ import (
 // Decide runs one disruption pass over the snapshot and returns its commands: expiration, then
 // emptiness, drift and consolidation (multi-node, then single-node). Unlike Karpenter, whose loop
 // stops at the first method that finds something, one pass returns every command it finds; they
-// hold together, each simulated on the cluster the earlier ones leave (see pass). The exception is
-// budgets: when the earlier methods spent budget consolidation would need, consolidation waits for
-// the next pass (see budgetStarved). Errors wrap ErrInvalidInput (the snapshot), ErrBudget is never
-// returned (a misconfigured budget allows nothing and is reported in Blocked), and ErrSimulation
-// (the provisioner refused the snapshot).
+// hold together, each simulated on the cluster the earlier ones leave (see pass). Two exceptions:
+// when the earlier methods spent budget consolidation would need, consolidation waits for the
+// next pass (see budgetStarved); and when Karpenter's one consolidation command would save more
+// than the consolidation commands found, the pass takes it instead (see karpenter.go), so a pass
+// never saves less than Karpenter's on the same snapshot.
+//
+// Errors wrap ErrInvalidInput (the snapshot) or ErrSimulation (the provisioner refused the
+// snapshot); ErrBudget is never returned (a misconfigured budget allows nothing and is reported
+// in Blocked).
 func Decide(in Input) (*Plan, error) {
 	start := time.Now()
 	cands, skipped, err := collect(&in)
@@ -30,6 +34,11 @@ func Decide(in Input) (*Plan, error) {
 	}
 	for _, method := range []func() error{p.expire, p.emptiness, p.drift, p.consolidate} {
 		if err := method(); err != nil {
+			return nil, err
+		}
+	}
+	if p.floor != nil {
+		if p, err = p.withFloor(); err != nil {
 			return nil, err
 		}
 	}

@@ -63,6 +63,9 @@ type pass struct {
 	notDestKey [2]int
 	// startAllowed is each pool's Underutilized budget before the pass's first command.
 	startAllowed map[string]int
+	// floor is Karpenter's command when it saves more than the consolidation commands found
+	// (see karpenter.go); Decide then redoes the pass with it.
+	floor *draft
 }
 
 // newPass builds the simulator over the whole cluster and the pass's bookkeeping.
