@@ -167,6 +167,17 @@ func (l *AzureLauncher) reuse(ctx context.Context, nodeClaimName string) (*Insta
 		}
 		return nil, nil
 	}
+	if missing, err := l.missingExtension(ctx, name); err != nil {
+		return nil, ClassifyError(err, nodeClaimName, Choice{}, nil)
+	} else if missing != "" {
+		// A controller that died between the VM and its extensions left a VM that would never
+		// bootstrap (CSE) or be billed: start afresh, as for a failed VM.
+		l.opts.Logger.Warn("existing VM lacks an extension; deleting it to launch afresh", "nodeClaim", nodeClaimName, "extension", missing)
+		if err := l.deleteVM(ctx, name); err != nil {
+			return nil, newLaunchError(ReasonCloudError, nodeClaimName, Choice{}, err)
+		}
+		return nil, nil
+	}
 	l.opts.Logger.Info("reusing existing VM", "nodeClaim", nodeClaimName)
 	inst, err := l.instance(&resp.VirtualMachine)
 	if err != nil {

@@ -85,6 +85,35 @@ func TestCreateAfterCrashBetweenNICAndVM(t *testing.T) {
 	assert.Equal(t, []string{"aks-crash-1"}, f.sim.NICNames())
 }
 
+// A controller that dies after the VM but before its extensions leaves a VM
+// that would never be billed (or, with a CSE, never bootstrap): the
+// restarted controller's create replaces it rather than reusing it.
+func TestCreateAfterCrashBetweenVMAndExtensions(t *testing.T) {
+	f := newFixture(t, azuresim.Options{})
+	f.sim.Inject(azuresim.Fault{Kind: azuresim.FaultCrashAfterVM, Count: 1})
+	req := request("crash-2", candidate("Standard_D2s_v5", 2, zonal(0.1)...))
+
+	_, err := f.launcher.Create(context.Background(), req)
+	require.ErrorIs(t, err, azuresim.ErrConnectionLost)
+	assert.Equal(t, []string{"aks-crash-2"}, f.sim.VMNames(), "the crash left the VM")
+	assert.Empty(t, f.sim.Extensions(testRG, "aks-crash-2"), "without its extensions")
+
+	f.sim.Reconnect()
+	f.sim.ResetRecords() // the crashed controller's cleanup was attempted, and cut off
+	inst, err := f.launcher.Create(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, launch.StateSucceeded, inst.State)
+	assert.Len(t, f.sim.RequestsFor(azuresim.OpVMDelete, "aks-crash-2"), 1, "the incomplete VM was deleted")
+	assert.Equal(t, []string{"aks-crash-2"}, f.sim.VMNames())
+	assert.Equal(t, []string{"aks-crash-2"}, f.sim.NICNames())
+	assert.Equal(t, []string{launch.BillingExtensionName}, f.sim.Extensions(testRG, "aks-crash-2"))
+
+	before := writes(f.sim, "aks-crash-2")
+	_, err = f.launcher.Create(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, before, writes(f.sim, "aks-crash-2"), "a complete VM is reused without a write")
+}
+
 func TestCreateFailureRemovesNIC(t *testing.T) {
 	f := newFixture(t, azuresim.Options{})
 	f.sim.Inject(azuresim.Fault{Kind: azuresim.FaultSkuNotAvailable})

@@ -69,3 +69,28 @@ func (l *AzureLauncher) putExtension(ctx context.Context, vmName, name string, e
 	}
 	return pollSucceeded(ctx, poller, l.opts.PollFrequency)
 }
+
+// missingExtension names the first extension the mode installs that vmName lacks (or holds
+// failed), or "" when it has them all.
+func (l *AzureLauncher) missingExtension(ctx context.Context, vmName string) (string, error) {
+	var want []string
+	if l.opts.Mode == imagefamily.ModeBootstrappingClient {
+		want = append(want, CSEExtensionName)
+	}
+	if l.billing {
+		want = append(want, BillingExtensionName)
+	}
+	for _, name := range want {
+		resp, err := l.exts.Get(ctx, l.opts.ResourceGroup, vmName, name, nil)
+		if isNotFound(err) {
+			return name, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if p := resp.Properties; p != nil && p.ProvisioningState != nil && State(*p.ProvisioningState) == StateFailed {
+			return name, nil
+		}
+	}
+	return "", nil
+}

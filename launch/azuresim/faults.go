@@ -46,6 +46,11 @@ const (
 	// VM: every later call naming it fails at the transport, without
 	// retries, until Reconnect.
 	FaultCrashAfterNIC FaultKind = "CrashAfterNIC"
+	// FaultCrashAfterVM cuts the caller off when it sends the VM's first
+	// extension PUT (which is not carried out), as if the controller died
+	// after the VM was made but before its extensions: the VM exists without
+	// them. Later calls naming the VM fail at the transport until Reconnect.
+	FaultCrashAfterVM FaultKind = "CrashAfterVM"
 )
 
 // Fault is an injected failure. Empty match fields match anything.
@@ -131,6 +136,8 @@ func (f *Fault) matchesOp(op Op) bool {
 		return true
 	case FaultCrashAfterNIC:
 		return op == OpNICPut
+	case FaultCrashAfterVM:
+		return op == OpExtensionPut
 	case FaultVMSizeNotSupported, FaultMachineInternalError:
 		return op == OpMachinePut
 	default:

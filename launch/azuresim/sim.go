@@ -193,8 +193,15 @@ func (s *Sim) SetVMCreated(rg, name string, t time.Time) bool {
 	return ok
 }
 
-// Reconnect ends every crash a FaultCrashAfterNIC started: the crashed
-// controller is back (restarted).
+// sever cuts the caller off from a resource name (a crash fault).
+func (s *Sim) sever(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.severed[key("", name)] = true
+}
+
+// Reconnect ends every crash a FaultCrashAfterNIC or FaultCrashAfterVM
+// started: the crashed controller is back (restarted).
 func (s *Sim) Reconnect() {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -69,6 +69,10 @@ func (s *Sim) serve(ctx context.Context, req *http.Request, c call, parsed *repl
 		if rep, err, done := s.transportFault(ctx, f); done {
 			return rep, err
 		}
+		if f.Kind == FaultCrashAfterVM {
+			s.sever(nodeOf(c.name))
+			return reply{}, fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, ErrConnectionLost)
+		}
 	}
 	return s.dispatch(c, f, faulted), nil
 }
