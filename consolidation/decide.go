@@ -20,15 +20,7 @@ import (
 // in Blocked).
 func Decide(in Input) (*Plan, error) {
 	start := time.Now()
-	cands, skipped, err := collect(&in)
-	if err != nil {
-		return nil, err
-	}
-	b, err := newBudgets(&in, cands)
-	if err != nil {
-		return nil, err
-	}
-	p, err := newPass(&in, cands, b)
+	p, skipped, err := startPass(&in)
 	if err != nil {
 		return nil, err
 	}
@@ -43,6 +35,24 @@ func Decide(in Input) (*Plan, error) {
 		}
 	}
 	return p.plan(skipped, time.Since(start)), nil
+}
+
+// startPass collects the candidates, their budgets and the simulator over the snapshot; skipped
+// are the nodes that are not candidates, with the reason.
+func startPass(in *Input) (*pass, []Blocked, error) {
+	cands, skipped, err := collect(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := newBudgets(in, cands)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := newPass(in, cands, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, skipped, nil
 }
 
 // plan assembles the result: commands in reason order, what was kept back and why, the figures.

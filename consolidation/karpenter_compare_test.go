@@ -21,15 +21,7 @@ import (
 //     command (mergePrefix, searchMerge);
 //   - single-node: the first candidate in that order whose delete or replace is valid.
 func karpenterPass(in Input) (*Plan, error) {
-	cands, skipped, err := collect(&in)
-	if err != nil {
-		return nil, err
-	}
-	b, err := newBudgets(&in, cands)
-	if err != nil {
-		return nil, err
-	}
-	p, err := newPass(&in, cands, b)
+	p, skipped, err := startPass(&in)
 	if err != nil {
 		return nil, err
 	}

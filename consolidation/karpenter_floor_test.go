@@ -12,11 +12,7 @@ import (
 // whatever consolidation found, as it does when the draft saves more.
 func floorPass(t *testing.T, in Input) (*Plan, *draft) {
 	t.Helper()
-	cands, skipped, err := collect(&in)
-	require.NoError(t, err)
-	b, err := newBudgets(&in, cands)
-	require.NoError(t, err)
-	p, err := newPass(&in, cands, b)
+	p, skipped, err := startPass(&in)
 	require.NoError(t, err)
 	for _, method := range []func() error{p.expire, p.emptiness, p.drift} {
 		require.NoError(t, method())

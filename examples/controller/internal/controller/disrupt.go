@@ -7,23 +7,18 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
+
 	"github.com/napkit/napkit/consolidation"
 )
 
 // disruptionLoop runs a disruption pass every DisruptionInterval.
 func (c *Controller) disruptionLoop(ctx context.Context) {
-	tick := time.NewTicker(c.cfg.DisruptionInterval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			if err := c.disrupt(ctx); err != nil && ctx.Err() == nil {
-				c.log.Error("disruption pass failed", "error", err)
-			}
+	wait.UntilWithContext(ctx, func(ctx context.Context) {
+		if err := c.disrupt(ctx); err != nil && ctx.Err() == nil {
+			c.log.Error("disruption pass failed", "error", err)
 		}
-	}
+	}, c.cfg.DisruptionInterval)
 }
 
 // disrupt decides, waits ValidationDelay, decides again, and executes the commands both passes

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
+
 	"github.com/napkit/napkit/launch"
 )
 
@@ -22,16 +24,7 @@ func (c *Controller) gcLoop(ctx context.Context) {
 		c.log.Info("launcher has no garbage collector; orphan VMs are not collected")
 		return
 	}
-	tick := time.NewTicker(c.cfg.GCInterval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			c.collectGarbage(ctx, gc)
-		}
-	}
+	wait.UntilWithContext(ctx, func(ctx context.Context) { c.collectGarbage(ctx, gc) }, c.cfg.GCInterval)
 }
 
 // collectGarbage runs one pass. Ownership is read from the cache; the grace period covers claims

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 
@@ -113,25 +114,11 @@ func (e *env) start(ctx context.Context, fail func(error)) {
 		"scheduler stand-in": e.binder.step, "deployment stand-in": e.replicas.step,
 	} {
 		e.running.Go(func() {
-			every(ctx, 50*time.Millisecond, func(ctx context.Context) {
+			wait.UntilWithContext(ctx, func(ctx context.Context) {
 				if err := step(ctx); err != nil && !errors.Is(err, context.Canceled) && ctx.Err() == nil {
 					fail(fmt.Errorf("%s: %w", name, err))
 				}
-			})
+			}, 50*time.Millisecond)
 		})
-	}
-}
-
-// every calls f every interval until ctx ends.
-func every(ctx context.Context, interval time.Duration, f func(context.Context)) {
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			f(ctx)
-		}
 	}
 }

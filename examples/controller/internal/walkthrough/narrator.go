@@ -8,6 +8,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/informers"
@@ -72,7 +73,7 @@ func (n *narrator) run(ctx context.Context) error {
 	}
 	kf.Start(ctx.Done())
 	df.Start(ctx.Done())
-	every(ctx, 20*time.Millisecond, func(context.Context) { n.watchVMs() })
+	wait.UntilWithContext(ctx, func(context.Context) { n.watchVMs() }, 20*time.Millisecond)
 	return nil
 }
 
