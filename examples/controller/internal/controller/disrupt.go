@@ -7,9 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/napkit/napkit/consolidation"
+	"github.com/napkit/napkit/provisioner"
 )
 
 // disruptionLoop runs a disruption pass every DisruptionInterval.
@@ -43,7 +45,7 @@ func (c *Controller) disrupt(ctx context.Context) error {
 		return fmt.Errorf("validate: %w", err)
 	}
 	for _, cmd := range plan.Commands {
-		if !slices.ContainsFunc(again.Commands, func(x consolidation.Command) bool { return sameCommand(x, cmd) }) {
+		if !slices.ContainsFunc(again.Commands, func(x consolidation.Command) bool { return confirms(x, cmd) }) {
 			c.log.Info("command no longer valid", "command", describe(cmd))
 			continue
 		}
@@ -78,10 +80,45 @@ func (c *Controller) consolidationInput(s *snapshot) consolidation.Input {
 	return in
 }
 
-// sameCommand compares what a command does, not the prices it was computed with.
-func sameCommand(a, b consolidation.Command) bool {
-	return a.Kind == b.Kind && a.Reason == b.Reason && slices.Equal(a.Nodes, b.Nodes) &&
-		len(a.Replacements) == len(b.Replacements) && (a.Replacement == nil) == (b.Replacement == nil)
+// confirms reports whether again, a command of the validation pass, confirms cmd, one of the
+// first pass: it does the same (kind, reason, nodes, number of replacements), and every
+// replacement may launch only instance types cmd's replacement already allowed, so waiting out
+// the validation delay never lets prices move a replacement to a type the decision did not
+// weigh. Prices and moves may differ.
+func confirms(again, cmd consolidation.Command) bool {
+	if again.Kind != cmd.Kind || again.Reason != cmd.Reason || !slices.Equal(again.Nodes, cmd.Nodes) {
+		return false
+	}
+	newer, older := replacementsOf(again), replacementsOf(cmd)
+	if len(newer) != len(older) {
+		return false
+	}
+	for i := range newer {
+		allowed := sets.New(launchTypes(older[i])...)
+		if !allowed.HasAll(launchTypes(newer[i])...) {
+			return false
+		}
+	}
+	return true
+}
+
+// replacementsOf lists a command's replacement NodeClaims.
+func replacementsOf(cmd consolidation.Command) []provisioner.NodeClaim {
+	switch {
+	case len(cmd.Replacements) > 0:
+		return cmd.Replacements
+	case cmd.Replacement != nil:
+		return []provisioner.NodeClaim{*cmd.Replacement}
+	}
+	return nil
+}
+
+// launchTypes are the instance types a replacement may launch as.
+func launchTypes(nc provisioner.NodeClaim) []string {
+	if len(nc.InstanceTypeOptions) > 0 {
+		return nc.InstanceTypeOptions
+	}
+	return []string{nc.InstanceType}
 }
 
 func describe(cmd consolidation.Command) string {

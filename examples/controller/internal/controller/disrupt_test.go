@@ -38,14 +38,23 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
-// TestSameCommand: validation compares what a command does (kind, reason, nodes, how many
-// replacements), not the prices or the simulation details it was computed with.
-func TestSameCommand(t *testing.T) {
+// TestConfirms: validation compares what a command does (kind, reason, nodes, how many
+// replacements, which instance types they may launch), not the prices or the simulation details
+// it was computed with.
+func TestConfirms(t *testing.T) {
 	t.Parallel()
-	repl := provisioner.NodeClaim{Name: "default-1", NodePool: "default", InstanceType: "Standard_D2s_v3", PricePerHour: 0.1}
+	repl := provisioner.NodeClaim{Name: "default-1", NodePool: "default", InstanceType: "Standard_D2s_v3",
+		InstanceTypeOptions: []string{"Standard_D2s_v3", "Standard_D2as_v5"}, PricePerHour: 0.1}
 	base := consolidation.Command{Kind: consolidation.CommandReplace, Reason: consolidation.ReasonUnderutilized,
 		Nodes: []string{"n1", "n2"}, Replacement: &repl, Replacements: []provisioner.NodeClaim{repl},
 		SavingsPerHour: 0.5, DisruptionCost: 3, Moves: []consolidation.Move{{Pod: "default/a", To: "default-1"}}}
+	withOptions := func(options ...string) func(c *consolidation.Command) {
+		return func(c *consolidation.Command) {
+			r := repl
+			r.InstanceType, r.InstanceTypeOptions = options[0], options
+			c.Replacement, c.Replacements = &r, []provisioner.NodeClaim{r}
+		}
+	}
 	tests := []struct {
 		name   string
 		change func(c *consolidation.Command)
@@ -54,11 +63,8 @@ func TestSameCommand(t *testing.T) {
 		{"identical", func(*consolidation.Command) {}, true},
 		{"other prices", func(c *consolidation.Command) { c.SavingsPerHour, c.DisruptionCost = 0.4, 7 }, true},
 		{"other moves", func(c *consolidation.Command) { c.Moves = nil }, true},
-		{"a replacement of another size", func(c *consolidation.Command) {
-			r := repl
-			r.InstanceType, r.PricePerHour = "Standard_D4s_v3", 0.2
-			c.Replacement, c.Replacements = &r, []provisioner.NodeClaim{r}
-		}, true},
+		{"fewer launch options", withOptions("Standard_D2as_v5"), true},
+		{"a launch option the decision did not weigh", withOptions("Standard_D2s_v3", "Standard_D4s_v3"), false},
 		{"other kind", func(c *consolidation.Command) { c.Kind = consolidation.CommandDelete }, false},
 		{"other reason", func(c *consolidation.Command) { c.Reason = consolidation.ReasonDrifted }, false},
 		{"fewer nodes", func(c *consolidation.Command) { c.Nodes = []string{"n1"} }, false},
@@ -72,11 +78,10 @@ func TestSameCommand(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			other := base
-			other.Nodes = append([]string(nil), base.Nodes...)
-			tt.change(&other)
-			assert.Equal(t, tt.want, sameCommand(base, other))
-			assert.Equal(t, tt.want, sameCommand(other, base), "symmetric")
+			again := base
+			again.Nodes = append([]string(nil), base.Nodes...)
+			tt.change(&again)
+			assert.Equal(t, tt.want, confirms(again, base))
 		})
 	}
 }
