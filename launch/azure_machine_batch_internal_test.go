@@ -156,3 +156,30 @@ func TestBatcherSendsFullBatch(t *testing.T) {
 	defer bt.mu.Unlock()
 	assert.Empty(t, bt.open)
 }
+
+// FuzzBatchResults: whatever AKS answers a batch PUT with, every member gets exactly one non-nil
+// error or acceptance, and the split never panics.
+func FuzzBatchResults(f *testing.F) {
+	f.Add(400, `{"code":"BatchMachineClientError","details":[{"code":"InvalidParameter","message":"bad","target":"m1"}]}`)
+	f.Add(500, `{"code":"BatchMachineInternalServerError","message":"{\"details\":[{\"code\":\"X\",\"target\":\"m0\"}]}"}`)
+	f.Add(400, `{"error":{"code":"BatchMachineClientError","details":[{"target":"M2"},{"target":"m2"}]}}`)
+	f.Add(409, `{"error":{"code":"Conflict"}}`)
+	f.Add(500, `not json`)
+	members := []bootstrap.BatchMember{{Name: "m0"}, {Name: "m1"}, {Name: "m2"}}
+	f.Fuzz(func(t *testing.T, status int, body string) {
+		if status < 400 || status > 599 {
+			return
+		}
+		results := batchResults(responseError(status, body), members)
+		require.Len(t, results, len(members))
+		failed := 0
+		for _, e := range results {
+			if e != nil {
+				failed++
+			}
+		}
+		// A batch error either fails every member (an unreadable or whole-batch answer) or names
+		// the members that failed; it never accepts them all.
+		assert.Positive(t, failed, "a batch error accepted every machine")
+	})
+}
