@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -86,7 +87,7 @@ func sortedTaints(taints []corev1.Taint) []corev1.Taint {
 // requirements, instance type, then the provider's (Kubernetes version, image). poolHash is
 // NodePoolHash(c.pool), computed once per pool by the caller. collect leaves c.instanceType nil
 // only when the node's instance-type label names a type the pool's catalogue lacks.
-func driftReason(c *candidate, poolHash string) string {
+func driftReason(c *candidate, poolHash string, now time.Time) string {
 	nc, node := c.node.NodeClaim, c.node.Node
 	if nc != nil {
 		if cond := meta.FindStatusCondition(nc.Status.Conditions, api.ConditionDrifted); cond != nil && cond.Status == "True" {
@@ -98,7 +99,7 @@ func driftReason(c *candidate, poolHash string) string {
 		return DriftNodePool
 	case requirementsDrifted(node, c.pool, c.instanceType):
 		return DriftRequirements
-	case c.instanceType == nil || !hasOffering(c.instanceType, c.zone, c.capacityType):
+	case (c.instanceType == nil || !hasOffering(c.instanceType, c.zone, c.capacityType)) && oldEnough(c.node, now):
 		return DriftInstanceTypeNotFound
 	case kubernetesVersionDrifted(node, c.class):
 		return DriftKubernetesVersion
@@ -106,6 +107,20 @@ func driftReason(c *candidate, poolHash string) string {
 		return DriftImage
 	}
 	return ""
+}
+
+// instanceTypeDriftMinAge is Karpenter's grace before InstanceTypeNotFound: a catalogue refreshed
+// mid-launch, or an offering briefly missing from it, must not replace a node just made.
+const instanceTypeDriftMinAge = time.Hour
+
+// oldEnough reports whether the node's NodeClaim (else the Node) was created at least
+// instanceTypeDriftMinAge before now. A snapshot without creation times says nothing is new.
+func oldEnough(n *Node, now time.Time) bool {
+	created := n.Node.CreationTimestamp.Time
+	if n.NodeClaim != nil && !n.NodeClaim.CreationTimestamp.IsZero() {
+		created = n.NodeClaim.CreationTimestamp.Time
+	}
+	return created.IsZero() || !now.Before(created.Add(instanceTypeDriftMinAge))
 }
 
 // nodePoolDrifted compares the NodeClaim's stamped hash with the pool's, but only when the claim

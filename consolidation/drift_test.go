@@ -2,6 +2,7 @@ package consolidation
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	corev1 "k8s.io/api/core/v1"
@@ -104,6 +105,9 @@ func TestDriftReason(t *testing.T) {
 			}
 		}
 	}
+	createdAgo := func(age time.Duration) func(*Node, *api.AKSNodeClass) {
+		return func(n *Node, _ *api.AKSNodeClass) { n.Node.CreationTimestamp = metav1.NewTime(ruleNow.Add(-age)) }
+	}
 	labelled := func(zone, ct string) func(*Node, *api.AKSNodeClass) {
 		return func(n *Node, _ *api.AKSNodeClass) {
 			n.Node.Labels[api.LabelZone], n.Node.Labels[api.LabelCapacityType] = zone, ct
@@ -142,6 +146,11 @@ func TestDriftReason(t *testing.T) {
 			want: DriftRequirements},
 		{name: "instance type gone", noType: true, want: DriftInstanceTypeNotFound},
 		{name: "no offering in the zone", change: labelled("eastus-3", api.CapacityTypeOnDemand), want: DriftInstanceTypeNotFound},
+		{name: "instance type gone from a node under an hour old", noType: true, change: createdAgo(59 * time.Minute)},
+		{name: "instance type gone from a node an hour old", noType: true, change: createdAgo(time.Hour), want: DriftInstanceTypeNotFound},
+		{name: "the NodeClaim's age counts, not the Node's", noType: true, change: func(n *Node, c *api.AKSNodeClass) {
+			n.NodeClaim = &api.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "n1", CreationTimestamp: metav1.NewTime(ruleNow.Add(-10 * time.Minute))}}
+		}},
 		{name: "no spot offering in the zone", change: labelled("eastus-2", api.CapacityTypeSpot), want: DriftInstanceTypeNotFound},
 		{name: "offering out of capacity is not drift", change: func(*Node, *api.AKSNodeClass) { it.Offerings[1].Available = false }},
 		{name: "no zone label, no offering check", change: labelled("", api.CapacityTypeSpot)},
@@ -177,7 +186,7 @@ func TestDriftReason(t *testing.T) {
 			if tt.change != nil {
 				tt.change(n, class)
 			}
-			assert.Equal(t, tt.want, driftReason(ruleCandidate(n, p, class, typ), NodePoolHash(p)))
+			assert.Equal(t, tt.want, driftReason(ruleCandidate(n, p, class, typ), NodePoolHash(p), ruleNow))
 		})
 	}
 }
