@@ -5,4 +5,27 @@
 //
 // Every placement question is answered by the provisioner ([provisioner.Simulator]); this package
 // never schedules a pod itself.
+//
+// How data flows through one [Decide]:
+//
+//   - collect (collect.go) turns each Node into a candidate: its pool, instance type, price,
+//     disruption cost (cost.go), blockers (do-not-disrupt, PDBs: blocking.go), drift kind
+//     (drift.go), expiry (expiration.go) and consolidateAfter; nodes that cannot be candidates go
+//     to Plan.Blocked with the reason.
+//   - newBudgets (budgets.go) reads each NodePool's budgets at Input.Now, per reason.
+//   - newPass (pass.go) compiles one provisioner.Simulator over the whole snapshot; every later
+//     question ("where would these nodes' pods go?") is an Evacuate on it, quick (first-fit
+//     decreasing) while searching.
+//   - The methods run in order, each committing commands the earlier ones leave room for:
+//     expiration (expire_cmd.go), emptiness (emptiness.go), drift (drift_cmd.go), then
+//     consolidation (consolidate.go: multi-node growth in multi.go, Karpenter's prefix merge,
+//     single-node in single.go), with the replacement price rules in replace.go, the Balanced
+//     score in balanced.go and a capacity bound that skips hopeless simulations (bound.go).
+//     Karpenter's own command is the floor of every pass (karpenter.go).
+//   - commit (commit.go) charges the budgets, names replacements and records the moves; plan
+//     (decide.go) sorts the commands and sums the figures.
+//
+// [Apply] plays a Plan on the snapshot (removed nodes gone, moved pods bound where they went,
+// replacements present), so a caller can decide again on the result, as the tests that run the
+// decision to a fixed point do.
 package consolidation
