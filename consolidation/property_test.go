@@ -179,16 +179,24 @@ func TestPropertyCommandsAreSafe(t *testing.T) {
 			plan, err := Decide(in)
 			require.NoError(t, err)
 			t.Logf("%d nodes: %v", len(in.Nodes), fxSummary(plan))
-			for _, problem := range fxCheckPlan(in, plan) {
-				t.Error(problem)
-			}
-			next, err := Apply(in, plan)
-			require.NoError(t, err)
-			for _, problem := range fxCheckApplied(plan, next) {
-				t.Error(problem)
-			}
+			fxCheckSafe(t, in, plan)
 		})
 	}
+}
+
+// fxCheckSafe checks a plan against its snapshot and applies it: no rule broken before, every
+// move carried out after. It returns the snapshot after the plan.
+func fxCheckSafe(t *testing.T, in Input, plan *Plan) Input {
+	t.Helper()
+	for _, problem := range fxCheckPlan(in, plan) {
+		t.Error(problem)
+	}
+	next, err := Apply(in, plan)
+	require.NoError(t, err)
+	for _, problem := range fxCheckApplied(plan, next) {
+		t.Error(problem)
+	}
+	return next
 }
 
 // fxCheckApplied: in the snapshot Apply returns, the removed nodes are gone and every moved pod is
