@@ -39,17 +39,19 @@ func floorPass(t *testing.T, in Input) (*Plan, *draft) {
 // (expiration, emptiness, drift), holds exactly one consolidation command, Karpenter's, and that
 // command passes the same safety checks as any other.
 func TestFloorReplacesConsolidation(t *testing.T) {
+	// Only clusters where Karpenter's search finds a command have a floor to take; the others are
+	// not subtests at all.
 	taken := 0
 	for seed := range uint64(30) {
+		g := newFxGen(seed, true)
+		g.lifecycle = true
+		in := g.cluster()
+		plan, floor := floorPass(t, in)
+		if plan == nil {
+			continue
+		}
+		taken++
 		t.Run(fmt.Sprintf("seed-%d", seed), func(t *testing.T) {
-			g := newFxGen(seed, true)
-			g.lifecycle = true
-			in := g.cluster()
-			plan, floor := floorPass(t, in)
-			if plan == nil {
-				t.Skip("Karpenter finds no consolidation command here")
-			}
-			taken++
 			normal, err := Decide(in)
 			require.NoError(t, err)
 			var consolidations []Command
