@@ -121,6 +121,19 @@ func TestHeaderBatch100ConcurrentCreates(t *testing.T) {
 	goroutinesSettle(t, base)
 }
 
+// launchSpaced starts n creates gap apart, named by format and their index, and requires every
+// one to succeed.
+func launchSpaced(t *testing.T, f *fixture, cand launch.Candidate, n int, gap time.Duration, format string) {
+	t.Helper()
+	outs := make([]<-chan outcome, n)
+	for i := range n {
+		outs[i] = launchAt(t, context.Background(), f.launcher, time.Duration(i)*gap, fmt.Sprintf(format, i), cand)
+	}
+	for _, o := range outs {
+		require.NoError(t, (<-o).err)
+	}
+}
+
 // A batch that is not full is sent BatchIdle after its last create; a create
 // arriving before then keeps it open.
 func TestHeaderBatchIdleCloses(t *testing.T) {
@@ -128,13 +141,7 @@ func TestHeaderBatchIdleCloses(t *testing.T) {
 	f := newFixture(t, azuresim.Options{}, headerBatch(idle, time.Minute))
 	cand := candidate("Standard_D2s_v5", 2, offering("westus2-1", launch.CapacityTypeOnDemand, 0.1))
 	start := time.Now()
-	var outs []<-chan outcome
-	for i := range 5 {
-		outs = append(outs, launchAt(t, context.Background(), f.launcher, time.Duration(i)*20*time.Millisecond, fmt.Sprintf("idle-%d", i), cand))
-	}
-	for _, o := range outs {
-		require.NoError(t, (<-o).err)
-	}
+	launchSpaced(t, f, cand, 5, 20*time.Millisecond, "idle-%d")
 	puts := batchPuts(f.sim)
 	require.Len(t, puts, 1, "creates 20 ms apart share one batch")
 	assert.Equal(t, []string{"idle-0", "idle-1", "idle-2", "idle-3", "idle-4"}, puts[0].Batch)
@@ -149,13 +156,7 @@ func TestHeaderBatchMaxCloses(t *testing.T) {
 	f := newFixture(t, azuresim.Options{}, headerBatch(time.Minute, maxWait))
 	cand := candidate("Standard_D2s_v5", 2, offering("westus2-1", launch.CapacityTypeOnDemand, 0.1))
 	start := time.Now()
-	var outs []<-chan outcome
-	for i := range 12 {
-		outs = append(outs, launchAt(t, context.Background(), f.launcher, time.Duration(i)*30*time.Millisecond, fmt.Sprintf("max-%02d", i), cand))
-	}
-	for _, o := range outs {
-		require.NoError(t, (<-o).err)
-	}
+	launchSpaced(t, f, cand, 12, 30*time.Millisecond, "max-%02d")
 	puts := batchPuts(f.sim)
 	require.GreaterOrEqual(t, len(puts), 2, "the idle timer (1 min) never fired; BatchMax closed the batches")
 	assert.Less(t, len(puts[0].Batch), 12)
