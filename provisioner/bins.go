@@ -176,7 +176,7 @@ func (e *engine) effectiveTaints(taints []corev1.Taint, initialized bool, p *poo
 	}
 	var out []corev1.Taint
 	for _, t := range taints {
-		if ephemeralTaintKeys[t.Key] || (p != nil && containsTaint(p.startupTaints, t)) {
+		if api.IsEphemeralTaint(t.Key) || (p != nil && containsTaint(p.startupTaints, t)) {
 			continue
 		}
 		out = append(out, t)

@@ -133,7 +133,7 @@ func (ck *checker) buildNodes() {
 		if !en.Initialized {
 			n.taints = nil
 			for _, t := range en.Node.Spec.Taints {
-				if !ephemeralTaintKeys[t.Key] && !ck.isStartupTaint(n.pool, t) {
+				if !api.IsEphemeralTaint(t.Key) && !ck.isStartupTaint(n.pool, t) {
 					n.taints = append(n.taints, t)
 				}
 			}

@@ -56,15 +56,6 @@ func untolerated(tols []corev1.Toleration, taints []corev1.Taint, tolerateSoft b
 	return nil
 }
 
-// ephemeralTaintKeys are the taints a booting node carries for a while; pods are planned onto an
-// uninitialized node as if they were gone.
-var ephemeralTaintKeys = map[string]bool{
-	corev1.TaintNodeNotReady:                         true,
-	corev1.TaintNodeUnreachable:                      true,
-	corev1.TaintNodeNetworkUnavailable:               true,
-	"node.cloudprovider.kubernetes.io/uninitialized": true,
-}
-
 // daemonTolerations are the tolerations the DaemonSet controller adds to every daemon pod.
 var daemonTolerations = []corev1.Toleration{
 	{Key: corev1.TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute},

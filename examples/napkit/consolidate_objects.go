@@ -16,16 +16,6 @@ import (
 	"github.com/napkit/napkit/provisioner"
 )
 
-// ephemeralTaints are the taints every booting node carries for a while; a node still holding one
-// is not initialized.
-var ephemeralTaints = map[string]bool{
-	corev1.TaintNodeNotReady:                         true,
-	corev1.TaintNodeUnreachable:                      true,
-	corev1.TaintNodeNetworkUnavailable:               true,
-	"node.cloudprovider.kubernetes.io/uninitialized": true,
-	api.TaintKeyUnregistered:                         true,
-}
-
 // consolidationInput builds the snapshot `napkit consolidate` decides on. notes receives what was
 // read but left out (NodeClaims with neither a Node nor an instance type).
 func consolidationInput(cat *catalogueFlags, set *manifest.Set, now time.Time, notes io.Writer) (*consolidation.Input, error) {
@@ -209,7 +199,7 @@ func nodeInitialized(node *corev1.Node, pool *provisioner.NodePoolInput) bool {
 		return false
 	}
 	for _, t := range node.Spec.Taints {
-		if ephemeralTaints[t.Key] || (pool != nil && isStartupTaint(pool.NodePool, t)) {
+		if api.IsEphemeralTaint(t.Key) || t.Key == api.TaintKeyUnregistered || (pool != nil && isStartupTaint(pool.NodePool, t)) {
 			return false
 		}
 	}

@@ -13,11 +13,6 @@ import (
 	"github.com/napkit/napkit/api"
 )
 
-// ephemeralTaints are the taints every booting node carries for a while; Initialized waits for
-// them to go, as for the startup taints.
-var ephemeralTaints = []string{corev1.TaintNodeNotReady, corev1.TaintNodeUnreachable,
-	corev1.TaintNodeNetworkUnavailable, "node.cloudprovider.kubernetes.io/uninitialized"}
-
 // reconcileClaim moves a NodeClaim along its lifecycle: launch, registration, initialization,
 // and, once it is being deleted, termination.
 func (c *Controller) reconcileClaim(ctx context.Context, name string) (time.Duration, error) {
@@ -128,7 +123,7 @@ func notInitialized(nc *api.NodeClaim, node *corev1.Node) string {
 	}
 	for _, t := range node.Spec.Taints {
 		startup := slices.ContainsFunc(nc.Spec.StartupTaints, func(s corev1.Taint) bool { return s.MatchTaint(&t) })
-		if startup || slices.Contains(ephemeralTaints, t.Key) || t.Key == api.TaintKeyUnregistered {
+		if startup || api.IsEphemeralTaint(t.Key) || t.Key == api.TaintKeyUnregistered {
 			return fmt.Sprintf("taint %s is still present", t.Key)
 		}
 	}
