@@ -110,8 +110,15 @@ type compareCase struct {
 // napkit's fixed point is also the reference's (its last pass runs the same prefix search and the
 // same single-node loop). Napkit saves more in total, but not on every cluster: over sizes 40, 80
 // and 120, one and two pools, seeds 11 to 20, it settled dearer on 17 of 60 clusters, by at most
-// 2.9 % of the reference's saving (2 of the 16 clusters here, by 0.5 % and 1.7 %).
-const eastusSlack = 0.03
+// 2.9 % of the reference's saving (2 of the 16 clusters here, by 0.5 % and 1.7 %). Since
+// equal-weight NodePools are tried by name descending (Karpenter's order), the two-pool clusters
+// replace into the other pool first and land elsewhere: 3 of the 16 behind, by at most 4.6 %, while
+// napkit's total saving stays 1.1 % ahead of the reference's.
+const eastusSlack = 0.05
+
+// fxgenSlack: the random fixture clusters, for the same reason; after the NodePool order change one
+// of 24 settled 5.3 % behind (napkit still 0.7 % ahead in total).
+const fxgenSlack = 0.06
 
 // compareCases are the benchmark's synthetic eastus clusters at small sizes (one pool, and two
 // pools of which one spot and Balanced), the random fixture clusters of the settle test (with and
@@ -134,7 +141,7 @@ func compareCases() []compareCase {
 	for seed := range fxSeeds {
 		for _, rules := range []bool{false, true} {
 			out = append(out, compareCase{group: "fxgen", name: fmt.Sprintf("seed=%d/rules=%v", 300+seed, rules),
-				build: func(testing.TB) Input { return newFxGen(300+seed, rules).cluster() }})
+				build: func(testing.TB) Input { return newFxGen(300+seed, rules).cluster() }, slack: fxgenSlack})
 		}
 	}
 	fixtures := []struct {

@@ -130,10 +130,12 @@ func (p *pool) charge(add []int64, sign int64) {
 	}
 }
 
-// orderPools sorts pools by weight (highest first), then name.
+// orderPools sorts pools by weight (highest first), then name descending, as Karpenter core's
+// OrderByWeight (pkg/utils/nodepool/nodepool.go) breaks ties, so equal-weight NodePools are tried in
+// the order users moving from Karpenter expect.
 func orderPools(pools []*pool) {
 	slices.SortStableFunc(pools, func(a, b *pool) int {
-		return cmp.Or(cmp.Compare(b.weight, a.weight), cmp.Compare(a.name, b.name))
+		return cmp.Or(cmp.Compare(b.weight, a.weight), cmp.Compare(b.name, a.name))
 	})
 }
 

@@ -202,6 +202,36 @@ func TestScenario23HighestWeight(t *testing.T) {
 	}
 }
 
+// Equal-weight NodePools are tried by name descending, as Karpenter core orders them
+// (upstream: kubernetes-sigs/karpenter pkg/utils/nodepool/nodepool.go, OrderByWeight). Pool "a"
+// offers only a cheap size and pool "b" only a dearer one, so a cost-first order would pick "a";
+// Karpenter picks "b", and so must napkit. Unweighted and explicitly weighted ties both count.
+func TestEqualWeightNodePoolsByNameDescending(t *testing.T) {
+	cheap := fakeType(typeSpec{name: "cheap", cpu: "4", memory: "16Gi", price: 0.1})
+	dear := fakeType(typeSpec{name: "dear", cpu: "4", memory: "16Gi", price: 0.5})
+	for _, w := range []int32{0, 10} {
+		t.Run(fmt.Sprintf("weight %d", w), func(t *testing.T) {
+			poolOf := func(name string, it *instancetype.InstanceType) NodePoolInput {
+				np := NodePoolInput{NodePool: nodePool(name), InstanceTypes: []*instancetype.InstanceType{it}}
+				if w > 0 {
+					np.NodePool.Spec.Weight = &w
+				}
+				return np
+			}
+			in := Input{Pods: pods(3, "p", "1", ""), NodePools: []NodePoolInput{poolOf("a", cheap), poolOf("b", dear)}}
+			plan := solveOrFail(t, in)
+			if len(plan.NodeClaims) == 0 {
+				t.Fatalf("no NodeClaims: %+v", plan.Unschedulable)
+			}
+			for _, nc := range plan.NodeClaims {
+				if nc.NodePool != "b" || nc.InstanceType != "dear" {
+					t.Fatalf("claim %s in NodePool %s (%s), want b (dear)", nc.Name, nc.NodePool, nc.InstanceType)
+				}
+			}
+		})
+	}
+}
+
 func minValuesPool(maxTypes int) Input {
 	two := 2
 	types := []*instancetype.InstanceType{
