@@ -23,10 +23,8 @@ func ShapeOf(it *instancetype.InstanceType) NodeShape {
 			EvictionThreshold: it.Overhead.EvictionThreshold.DeepCopy(),
 		},
 	}
-	if size, err := instancetype.ParseSize(sku.Size); err == nil && sku.GPUs > 0 {
-		if g, ok := instancetype.LookupGPU(size); ok {
-			shape.GPU = &GPUInfo{Manufacturer: g.Manufacturer, Count: sku.GPUs, ManagedDriver: g.ManagedDriver}
-		}
+	if g, ok := instancetype.LookupGPU(it.Name); ok {
+		shape.GPU = &GPUInfo{Manufacturer: g.Manufacturer, Count: sku.GPUs, ManagedDriver: g.ManagedDriver}
 	}
 	return shape
 }

@@ -122,10 +122,8 @@ func (b *builder) admit(i int, raw *armcompute.ResourceSKU) (*candidate, *Exclud
 		return exclude(ExcludedBadSize, err.Error())
 	}
 	c := &candidate{sku: sku, size: size}
-	if sku.GPUs > 0 {
-		if g, ok := LookupGPU(size); ok {
-			c.gpu = &g
-		}
+	if g, ok := LookupGPU(sku.Name); ok {
+		c.gpu = &g
 	}
 	for _, r := range b.rules {
 		if r.fails(c) {

@@ -128,9 +128,9 @@ func TestWholeCatalogueEastus(t *testing.T) {
 	}
 	assert.Equal(t, map[ExclusionKind]int{
 		ExcludedAKSRestricted: 5, ExcludedKarpenterRestricted: 2, ExcludedTooFewCPUs: 14, ExcludedTooLittleMemory: 3,
-		ExcludedUnsupportedGPU: 3, ExcludedConstrainedCPU: 242, ExcludedConfidential: 147, ExcludedGPUImageFamily: 4,
-	}, kinds)
-	assert.Equal(t, 873, len(cat.InstanceTypes))
+		ExcludedUnsupportedGPU: 7, ExcludedConstrainedCPU: 242, ExcludedConfidential: 147, ExcludedGPUDriver: 5,
+	}, kinds, "NP (FPGA) and NVv4 (MI25) are not in the supported-GPU list; the AMD V710 sizes need gpu.mode None")
+	assert.Equal(t, 868, len(cat.InstanceTypes))
 	// Spot prices are known for a few common sizes only (the rest are priced like on-demand), so a
 	// real spot price wins.
 	assert.Equal(t, "Standard_F2s_v2", cat.InstanceTypes[0].Name, "cheapest first")

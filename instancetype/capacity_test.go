@@ -141,7 +141,7 @@ func TestCapacityWithoutOverhead(t *testing.T) {
 		size, err := ParseSize(sku.Size)
 		require.NoError(t, err)
 		c := &candidate{sku: sku, size: size}
-		if g, ok := LookupGPU(size); ok {
+		if g, ok := LookupGPU(sku.Name); ok {
 			c.gpu = &g
 		}
 		capacity := computeCapacity(c, capacityInput{overheadFraction: 0, osDiskSizeGB: 128, maxPods: 30})

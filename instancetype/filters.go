@@ -68,7 +68,7 @@ const (
 type candidate struct {
 	sku  *SKU
 	size VMSize
-	gpu  *GPUSeries // nil for non-GPU SKUs
+	gpu  *GPU // nil unless the size is in the supported-GPU list
 }
 
 // rule is one exclusion test. why is only called for SKUs that fail, so formatting costs nothing on
@@ -101,12 +101,12 @@ var globalRules = []rule{
 	{ExcludedUnsupportedGPU,
 		func(c *candidate) bool { return c.sku.GPUs > 0 && c.gpu == nil },
 		func(c *candidate) string {
-			return fmt.Sprintf("%d GPUs in series %s, which AKS has no driver support for", c.sku.GPUs, c.size.seriesKey())
+			return fmt.Sprintf("%d GPUs, and the size is not in AKS's supported-GPU list", c.sku.GPUs)
 		}},
 	{ExcludedConstrainedCPU,
 		func(c *candidate) bool { return c.size.Constrained() },
 		func(c *candidate) string {
-			return fmt.Sprintf("constrained-core size: %d of %d vCPUs active", c.size.ConstrainedCPUs, c.size.CPUs)
+			return fmt.Sprintf("constrained-core size: %d of %d vCPUs active", c.size.ConstrainedCPUs, c.sku.VCPUs)
 		}},
 	{ExcludedConfidential,
 		func(c *candidate) bool {
@@ -120,7 +120,7 @@ func classRules(s nodeClassSettings) []rule {
 	rules := []rule{{ExcludedGPUImageFamily,
 		func(c *candidate) bool { return c.gpu != nil && !c.gpu.SupportsOS(s.osFamily) },
 		func(c *candidate) string {
-			return fmt.Sprintf("GPU series %s has no driver for %s images", c.size.seriesKey(), s.osSKU)
+			return fmt.Sprintf("GPU size %s has no driver for %s images", c.sku.Name, s.osSKU)
 		}}}
 	if s.gpuDriver {
 		rules = append(rules, rule{ExcludedGPUDriver,

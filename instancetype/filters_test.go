@@ -77,8 +77,8 @@ func TestGlobalFiltersEachRule(t *testing.T) {
 		{restricted, "Standard_D8s_v5", ExcludedLocationRestricted, "a Location restriction names the region"},
 		{syntheticSKU("Standard_X1", "1", "16"), "Standard_X1", ExcludedTooFewCPUs, "1 vCPUs, want at least 2"},
 		{syntheticSKU("Standard_X2", "2", "3.25"), "Standard_X2", ExcludedTooLittleMemory, "3.25 GiB, want at least 3.5"},
-		{withCaps("Standard_NP10s", "GPUs", "1"), "Standard_NP10s", ExcludedUnsupportedGPU, "1 GPUs in series NPs, which AKS has no driver support for"},
-		{withCaps("Standard_E8-2s_v5"), "Standard_E8-2s_v5", ExcludedConstrainedCPU, "constrained-core size: 2 of 8 vCPUs active"},
+		{withCaps("Standard_NP10s", "GPUs", "1"), "Standard_NP10s", ExcludedUnsupportedGPU, "1 GPUs, and the size is not in AKS's supported-GPU list"},
+		{syntheticSKU("Standard_E8-2s_v5", "8", "64"), "Standard_E8-2s_v5", ExcludedConstrainedCPU, "constrained-core size: 2 of 8 vCPUs active"},
 		{withCaps("Standard_EC8as_v5"), "Standard_EC8as_v5", ExcludedConfidential, "confidential VM size (DC/EC), which needs a confidential image"},
 	}
 	for _, tc := range tests {
@@ -131,14 +131,13 @@ func TestNodeClassFilters(t *testing.T) {
 		included []string
 	}{
 		{"defaults", func(*api.AKSNodeClassSpec) {},
-			map[string]ExclusionKind{"Standard_NV4ads_V710_v5": ExcludedGPUDriver, "Standard_NV4as_v4": ExcludedGPUImageFamily},
+			map[string]ExclusionKind{"Standard_NV4ads_V710_v5": ExcludedGPUDriver, "Standard_NV4as_v4": ExcludedUnsupportedGPU},
 			[]string{"Standard_NC8ads_A10_v4", "Standard_NC6s_v3", "Standard_D2_v2", "Standard_D16plds_v5"}},
 		{"AzureLinux", func(s *api.AKSNodeClassSpec) { s.ImageFamily = ptr(api.ImageFamilyAzureLinux) },
-			map[string]ExclusionKind{"Standard_NC8ads_A10_v4": ExcludedGPUImageFamily, "Standard_NV4ads_V710_v5": ExcludedGPUImageFamily,
-				"Standard_NV4as_v4": ExcludedGPUImageFamily},
-			[]string{"Standard_NC16as_T4_v3", "Standard_NC24ads_A100_v4", "Standard_NC6s_v3"}},
+			map[string]ExclusionKind{"Standard_NV4ads_V710_v5": ExcludedGPUImageFamily, "Standard_NV4as_v4": ExcludedUnsupportedGPU},
+			[]string{"Standard_NC16as_T4_v3", "Standard_NC24ads_A100_v4", "Standard_NC6s_v3", "Standard_NC8ads_A10_v4"}},
 		{"gpu mode None", func(s *api.AKSNodeClassSpec) { s.GPU = &api.GPU{Mode: ptr(api.GPUModeNone)} },
-			map[string]ExclusionKind{"Standard_NV4as_v4": ExcludedGPUImageFamily},
+			map[string]ExclusionKind{"Standard_NV4as_v4": ExcludedUnsupportedGPU},
 			[]string{"Standard_NV4ads_V710_v5", "Standard_NC24ads_A100_v4"}},
 		{"encryption at host", func(s *api.AKSNodeClassSpec) { s.Security = &api.Security{EncryptionAtHost: ptr(true)} },
 			map[string]ExclusionKind{"Standard_D2_v2": ExcludedEncryptionAtHost, "Standard_D2_v3": ExcludedEncryptionAtHost,
@@ -181,7 +180,7 @@ func TestNodeClassFilters(t *testing.T) {
 			for name, kind := range got {
 				if _, ok := tc.excluded[name]; !ok {
 					assert.Contains(t, []ExclusionKind{ExcludedAKSRestricted, ExcludedConfidential, ExcludedConstrainedCPU,
-						ExcludedGPUDriver, ExcludedGPUImageFamily}, kind, "%s excluded unexpectedly", name)
+						ExcludedGPUDriver, ExcludedGPUImageFamily, ExcludedUnsupportedGPU}, kind, "%s excluded unexpectedly", name)
 				}
 			}
 			for _, name := range tc.included {

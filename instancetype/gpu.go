@@ -1,7 +1,15 @@
 package instancetype
 
 import (
+	"bytes"
+	_ "embed"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
 	"slices"
+	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -12,10 +20,13 @@ const (
 	GPUManufacturerAMD    = "amd"
 )
 
-// OS families a GPU series may be supported on, as napkit's image families map to them.
+// OS families a GPU size may be supported on, as the supported-GPU list spells them. The catalogue
+// asks for OSUbuntu or OSAzureLinux; an Azure Linux image qualifies with azurelinux or azurelinux3.
 const (
-	OSUbuntu     = "ubuntu"
-	OSAzureLinux = "azurelinux"
+	OSUbuntu      = "ubuntu"
+	OSAzureLinux  = "azurelinux"
+	OSAzureLinux3 = "azurelinux3"
+	OSWindows     = "windows"
 )
 
 // Extended resource names the device plugins advertise.
@@ -24,84 +35,109 @@ const (
 	ResourceAMDGPU    corev1.ResourceName = "amd.com/gpu"
 )
 
-// GPUSeries describes one GPU VM series AKS can run.
-type GPUSeries struct {
+// GPU describes a VM size AKS supports as a GPU node.
+type GPU struct {
 	// Manufacturer is nvidia or amd.
 	Manufacturer string
-	// Model is the GPU model, for people reading the table (the sku-gpu-name label comes from the name).
-	Model string
-	// OS lists the Linux OS families with a supported GPU driver stack; empty means Windows only.
+	// OS lists the OS families with a supported driver stack (ubuntu, azurelinux, azurelinux3, windows).
 	OS []string
-	// ManagedDriver is true when AKS installs the driver itself (gpu.mode Driver). AKS installs NVIDIA
-	// drivers only; AMD GPUs need gpu.mode None and an operator.
+	// ManagedDriver is true when AKS can install the driver itself (gpu.mode Driver). AKS installs
+	// NVIDIA drivers only; AMD GPUs need gpu.mode None and an operator.
 	ManagedDriver bool
 }
 
-// Resource is the extended resource the series' device plugin advertises.
-func (g GPUSeries) Resource() corev1.ResourceName {
+// Resource is the extended resource the size's device plugin advertises.
+func (g GPU) Resource() corev1.ResourceName {
 	if g.Manufacturer == GPUManufacturerAMD {
 		return ResourceAMDGPU
 	}
 	return ResourceNVIDIAGPU
 }
 
-// SupportsOS reports whether os (OSUbuntu or OSAzureLinux) has a driver stack for the series.
-func (g GPUSeries) SupportsOS(os string) bool { return slices.Contains(g.OS, os) }
-
-var (
-	osUbuntu = []string{OSUbuntu}
-	osBoth   = []string{OSUbuntu, OSAzureLinux}
-)
-
-func nvidia(model string, os []string) GPUSeries {
-	return GPUSeries{Manufacturer: GPUManufacturerNVIDIA, Model: model, OS: os, ManagedDriver: true}
+// SupportsOS reports whether os (OSUbuntu or OSAzureLinux) has a driver stack for the size; an Azure
+// Linux image is served by either Azure Linux entry of the list.
+func (g GPU) SupportsOS(os string) bool {
+	if os == OSAzureLinux {
+		return slices.Contains(g.OS, OSAzureLinux) || slices.Contains(g.OS, OSAzureLinux3)
+	}
+	return slices.Contains(g.OS, os)
 }
 
-func amd(model string, os []string) GPUSeries {
-	return GPUSeries{Manufacturer: GPUManufacturerAMD, Model: model, OS: os}
+// supportedGPUs is the list of GPU sizes AKS supports, one row per size: sku (lower case),
+// gpu_vendor, os_families (space-separated). It is a copy of the Karpenter provider for Azure's list
+// (pkg/utils/supported-gpus.yaml). A size is a GPU size because its name is listed, not because ARM
+// reports GPUs: ARM leaves the GPUs capability empty for some sizes (the AMD NV*ads_V710_v5).
+//
+//go:embed supported-gpus.csv
+var supportedGPUs []byte
+
+// gpuList parses the embedded list once; TestEmbeddedGPUListParses keeps it well formed.
+var gpuList = sync.OnceValues(func() (map[string]GPU, error) { return ParseGPUList(bytes.NewReader(supportedGPUs)) })
+
+// ErrGPUList classifies a malformed supported-GPU list.
+var ErrGPUList = errors.New("supported-GPU list")
+
+// ParseGPUList reads a supported-GPU list (header sku,gpu_vendor,os_families) into a table keyed by
+// the lower-case size name.
+func ParseGPUList(r io.Reader) (map[string]GPU, error) {
+	rows, err := csv.NewReader(r).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrGPUList, err)
+	}
+	if len(rows) == 0 || !slices.Equal(rows[0], []string{"sku", "gpu_vendor", "os_families"}) {
+		return nil, fmt.Errorf("%w: header must be sku,gpu_vendor,os_families", ErrGPUList)
+	}
+	table := make(map[string]GPU, len(rows)-1)
+	for i, row := range rows[1:] {
+		name, g, err := parseGPURow(row)
+		if err != nil {
+			return nil, fmt.Errorf("%w: row %d: %w", ErrGPUList, i+2, err)
+		}
+		if _, dup := table[name]; dup {
+			return nil, fmt.Errorf("%w: row %d: sku %q listed twice", ErrGPUList, i+2, name)
+		}
+		table[name] = g
+	}
+	return table, nil
 }
 
-// gpuSeries is the table of GPU VM series AKS supports, keyed by the size name without its vCPU count
-// (VMSize.seriesKey). Sources: the AKS GPU documentation and the size list of the Karpenter provider
-// for Azure (pkg/utils/supported-gpus.yaml): Azure Linux has drivers for the T4, V100 and data-centre
-// A100/H100/H200 series; the rest run on Ubuntu only. NVv4 (AMD MI25) is listed so it is excluded with
-// a clear reason: Azure supports it on Windows only. Any SKU with GPUs > 0 that is not here (NP FPGA
-// sizes, NVv2, NG, confidential NCC) is excluded as an unsupported GPU.
-var gpuSeries = map[string]GPUSeries{
-	// First generation NC (K80), NV (M60) and their promo sizes: retired, kept for old subscriptions.
-	"NC": nvidia("K80", osUbuntu), "NCr": nvidia("K80", osUbuntu),
-	"NC_Promo": nvidia("K80", osUbuntu), "NCr_Promo": nvidia("K80", osUbuntu),
-	"NV": nvidia("M60", osUbuntu), "NVr": nvidia("M60", osUbuntu), "NV_Promo": nvidia("M60", osUbuntu),
-	"NCs_v2": nvidia("P100", osUbuntu), "NCrs_v2": nvidia("P100", osUbuntu),
-	"NDs": nvidia("P40", osUbuntu), "NDrs": nvidia("P40", osUbuntu),
-	"NCs_v3": nvidia("V100", osBoth), "NCrs_v3": nvidia("V100", osBoth),
-	"NDrs_v2":      nvidia("V100", osBoth),
-	"NDs_v3":       nvidia("V100", osBoth),
-	"NVs_v3":       nvidia("M60", osUbuntu),
-	"NCas_T4_v3":   nvidia("T4", osBoth),
-	"NCads_A10_v4": nvidia("A10", osUbuntu),
-	"NVads_A10_v5": nvidia("A10", osUbuntu), "NVadms_A10_v5": nvidia("A10", osUbuntu),
-	"NCads_A100_v4": nvidia("A100", osBoth),
-	"NDasr_v4":      nvidia("A100", osBoth), "NDasr_A100_v4": nvidia("A100", osBoth),
-	"NDamsr_A100_v4": nvidia("A100", osBoth), "NDamsrf_A100_v4": nvidia("A100", osBoth),
-	"NDams_v4": nvidia("A100", osBoth), "NDams_A100_v4": nvidia("A100", osBoth),
-	"NDamsf_A100_v4": nvidia("A100", osBoth), "NDams_A100_flex_v4": nvidia("A100", osBoth),
-	"NCads_H100_v5": nvidia("H100", osBoth), "NCadis_H100_v5": nvidia("H100", osBoth),
-	"NDisr_H100_v5": nvidia("H100", osBoth), "NDis_H100_v5": nvidia("H100", osBoth),
-	"NDis_noib_H100_v5": nvidia("H100", osBoth), "NDis_flex_H100_v5": nvidia("H100", osBoth),
-	"NDisf_H100_v5": nvidia("H100", osBoth), "NDisrf_H100_v5": nvidia("H100", osBoth),
-	"NDisr_H200_v5": nvidia("H200", osBoth), "NDis_H200_v5": nvidia("H200", osBoth),
-	"NDisf_H200_v5": nvidia("H200", osBoth), "NDisrf_H200_v5": nvidia("H200", osBoth),
-	"NDisr_NDR_GB200_v6": nvidia("GB200", osUbuntu), "NDisr_GB300_v6": nvidia("GB300", osUbuntu),
-	"NClds_xl_RTXPRO6000BSE_v6": nvidia("RTX PRO 6000 Blackwell Server Edition", osUbuntu),
-	"NVads_V710_v5":             amd("Radeon Pro V710", osUbuntu), "NVadms_V710_v5": amd("Radeon Pro V710", osUbuntu),
-	"NDisr_MI300X_v5": amd("Instinct MI300X", osUbuntu), "NDis_MI300X_v5": amd("Instinct MI300X", osUbuntu),
-	"NVas_v4": amd("Radeon Instinct MI25", nil),
+func parseGPURow(row []string) (string, GPU, error) {
+	name := strings.ToLower(strings.TrimSpace(row[0]))
+	if name == "" {
+		return "", GPU{}, errors.New("sku is empty")
+	}
+	vendor := row[1]
+	if vendor != GPUManufacturerNVIDIA && vendor != GPUManufacturerAMD {
+		return "", GPU{}, fmt.Errorf("gpu_vendor %q: want nvidia or amd", vendor)
+	}
+	g := GPU{Manufacturer: vendor, OS: strings.Fields(row[2]), ManagedDriver: vendor == GPUManufacturerNVIDIA}
+	for _, os := range g.OS {
+		if !slices.Contains([]string{OSUbuntu, OSAzureLinux, OSAzureLinux3, OSWindows}, os) {
+			return "", GPU{}, fmt.Errorf("os_families: unknown family %q", os)
+		}
+	}
+	return name, g, nil
 }
 
-// LookupGPU returns the GPU series of size, if AKS supports it.
-func LookupGPU(size VMSize) (GPUSeries, bool) {
-	g, ok := gpuSeries[size.seriesKey()]
+// LookupGPU returns the GPU support of a VM size by name (case-insensitive, an _Promo suffix ignored,
+// as upstream's pkg/utils/gpu.go normalises names), if AKS supports it as a GPU node.
+func LookupGPU(skuName string) (GPU, bool) {
+	table, err := gpuList()
+	if err != nil {
+		return GPU{}, false
+	}
+	g, ok := table[strings.TrimSuffix(strings.ToLower(skuName), "_promo")]
 	g.OS = slices.Clone(g.OS) // the table is shared; callers get their own copy
 	return g, ok
+}
+
+// GPUSizes returns the names (lower case) of every listed GPU size, sorted.
+func GPUSizes() []string {
+	table, _ := gpuList()
+	names := make([]string, 0, len(table))
+	for name := range table {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }

@@ -188,19 +188,6 @@ func versionNumber(version string) (string, bool) {
 	return version[1:], true
 }
 
-// seriesKey is the name without its vCPU counts (NC24ads_A100_v4 → NCads_A100_v4): every size of a
-// series shares it, so the GPU table is keyed on it.
-func (v VMSize) seriesKey() string {
-	s := v.Family + v.Subfamily + v.AdditiveFeatures + v.Qualifiers
-	if v.Version != "" {
-		s += "_" + v.Version
-	}
-	if v.Promo {
-		s += "_Promo"
-	}
-	return s
-}
-
 // parseCount reads a decimal count without leading zeros (except "0" itself).
 func parseCount(s string) (n int, rest string, ok bool) {
 	digits := leadingRun(s, isDigit)

@@ -1,6 +1,10 @@
 package bootstrap
 
-import "strings"
+import (
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/sets"
+)
 
 // GPU driver types the AKS node image can install.
 const (
@@ -31,16 +35,17 @@ func cudaLegacyDriver() GPUDriver {
 	return GPUDriver{GPUDriverCUDA, "470.82.01", cudaLTSDriver().ImageSHA}
 }
 
-// DriverForSKU picks the NVIDIA driver for a VM size name (case-insensitive). Sizes with NVIDIA
-// vGPU slices (converged A10, RTX PRO 6000 Blackwell) need GRID drivers; NCv1 needs the legacy CUDA
-// branch; everything else gets CUDA LTS, which is also the safe default for an unknown size.
+// DriverForSKU picks the NVIDIA driver for a VM size name (case-insensitive). The sizes whose GPUs
+// need GRID drivers are listed by name, as AKS lists them: the converged A10 sizes (a CUDA driver
+// fails to install there) and the RTX PRO 6000 Blackwell sizes (GRID v20). NCv1 needs the legacy CUDA
+// branch; everything else gets CUDA LTS, which is also the default for an unknown size.
 func DriverForSKU(sku string) GPUDriver {
 	s := strings.ToLower(sku)
 	switch {
-	case isConvergedA10(s):
-		return gridDriver()
-	case strings.Contains(s, "_rtxpro6000bse_v6"):
+	case gridV20Sizes.Has(s):
 		return gridV20Driver()
+	case convergedSizes.Has(s):
+		return gridDriver()
 	case strings.HasPrefix(s, "standard_nc") && !strings.Contains(s, "_v"):
 		return cudaLegacyDriver()
 	default:
@@ -48,8 +53,19 @@ func DriverForSKU(sku string) GPUDriver {
 	}
 }
 
-// isConvergedA10 matches NVads_A10_v5 and NCads_A10_v4 sizes (lower-case).
-func isConvergedA10(s string) bool {
-	return (strings.HasPrefix(s, "standard_nv") && strings.HasSuffix(s, "ads_a10_v5")) ||
-		(strings.HasPrefix(s, "standard_nc") && strings.HasSuffix(s, "ads_a10_v4"))
-}
+// convergedSizes run a "converged" driver serving both CUDA and graphics workloads; a plain CUDA
+// driver install fails on them.
+var convergedSizes = sets.New(
+	"standard_nv6ads_a10_v5", "standard_nv12ads_a10_v5", "standard_nv18ads_a10_v5", "standard_nv36ads_a10_v5",
+	"standard_nv72ads_a10_v5", "standard_nv36adms_a10_v5",
+	"standard_nc8ads_a10_v4", "standard_nc16ads_a10_v4", "standard_nc32ads_a10_v4",
+)
+
+// gridV20Sizes are the RTX PRO 6000 Blackwell Server Edition sizes, which need the GRID v20 driver.
+var gridV20Sizes = sets.New(
+	"standard_nc24lds_xl_rtxpro6000bse_v6",
+	"standard_nc36ds_xl_rtxpro6000bse_v6", "standard_nc36lds_xl_rtxpro6000bse_v6",
+	"standard_nc72ds_xl_rtxpro6000bse_v6", "standard_nc72lds_xl_rtxpro6000bse_v6",
+	"standard_nc144ds_xl_rtxpro6000bse_v6", "standard_nc144lds_xl_rtxpro6000bse_v6",
+	"standard_nc288ds_xl_rtxpro6000bse_v6", "standard_nc288lds_xl_rtxpro6000bse_v6",
+)

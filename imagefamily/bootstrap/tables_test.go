@@ -8,8 +8,10 @@ import (
 	"github.com/napkit/napkit/api"
 )
 
-// Reference case 9.
+// Reference case 9, and every converged size.
+// upstream: pkg/utils/gpu.go (ConvergedGPUDriverSizes, rtxPro6000GPUDriverSizes), pkg/utils/gpu_test.go
 func TestDriverForSKU(t *testing.T) {
+	grid := GPUDriver{GPUDriverGRID, "570.211.01", "20260522192315"}
 	lts := GPUDriver{GPUDriverCUDALTS, "580.159.04", "20260629214430"}
 	tests := []struct {
 		sku  string
@@ -25,6 +27,13 @@ func TestDriverForSKU(t *testing.T) {
 		{"standard_nv6", lts},
 		{"unknown_sku", lts},
 		{"Standard_NC24ads_A100_v4", lts},
+		{"Standard_NV36adms_A10_v5", grid}, // not an "ads" name, still converged
+		{"Standard_NV6ads_A10_v5", grid}, {"Standard_NV12ads_A10_v5", grid}, {"Standard_NV18ads_A10_v5", grid},
+		{"Standard_NV72ads_A10_v5", grid}, {"Standard_NC16ads_A10_v4", grid}, {"Standard_NC32ads_A10_v4", grid},
+		{"Standard_NC24lds_xl_RTXPRO6000BSE_v6", GPUDriver{GPUDriverGRIDv20, "595.58.03", "20260609172331"}},
+		{"Standard_NC288lds_xl_RTXPRO6000BSE_v6", GPUDriver{GPUDriverGRIDv20, "595.58.03", "20260609172331"}},
+		{"Standard_NV12s_v3", lts}, {"Standard_NC4as_T4_v3", lts}, {"Standard_ND96isr_H100_v5", lts},
+		{"Standard_NC24r", GPUDriver{GPUDriverCUDA, "470.82.01", lts.ImageSHA}},
 	}
 	for _, tt := range tests {
 		if got := DriverForSKU(tt.sku); got != tt.want {
