@@ -31,8 +31,8 @@ func validateKubelet(p *field.Path, k *KubeletConfiguration) field.ErrorList {
 		errs = append(errs, oneOf(p.Child("topologyManagerPolicy"), *k.TopologyManagerPolicy, topologyManagerPolicies...)...)
 	}
 	errs = append(errs, validateImageGC(p, k)...)
-	if k.ContainerLogMaxSize != nil && !containerLogMaxSizePattern.MatchString(*k.ContainerLogMaxSize) {
-		errs = append(errs, invalid(p.Child("containerLogMaxSize"), *k.ContainerLogMaxSize, "must be an integer with a unit such as 50Mi or 1G"))
+	if k.ContainerLogMaxSize != nil {
+		errs = append(errs, validateLogSize(p.Child("containerLogMaxSize"), *k.ContainerLogMaxSize)...)
 	}
 	errs = append(errs, atLeast(p.Child("containerLogMaxFiles"), k.ContainerLogMaxFiles, 2)...)
 	errs = append(errs, atLeast(p.Child("podPidsLimit"), k.PodPidsLimit, -1)...)
@@ -48,11 +48,39 @@ func validateImageGC(p *field.Path, k *KubeletConfiguration) field.ErrorList {
 	hp, lp := p.Child("imageGCHighThresholdPercent"), p.Child("imageGCLowThresholdPercent")
 	errs := inRange(hp, k.ImageGCHighThresholdPercent, 0, 100)
 	errs = append(errs, inRange(lp, k.ImageGCLowThresholdPercent, 0, 100)...)
+	if len(errs) > 0 {
+		return errs
+	}
 	high, low := k.ImageGCHighThresholdPercent, k.ImageGCLowThresholdPercent
-	if high != nil && low != nil && *high <= *low {
+	switch {
+	case high != nil && low != nil && *high <= *low:
 		errs = append(errs, invalid(hp, int64(*high), "must be greater than imageGCLowThresholdPercent (%d)", *low))
+	// One threshold alone runs against the other's default in the node's kubelet flags, and the
+	// kubelet refuses to start unless low < high.
+	case high != nil && low == nil && *high <= DefaultImageGCLowThresholdPercent:
+		errs = append(errs, invalid(hp, int64(*high), "must be greater than the node's default imageGCLowThresholdPercent (%d), or set imageGCLowThresholdPercent too", DefaultImageGCLowThresholdPercent))
+	case low != nil && high == nil && *low >= DefaultImageGCHighThresholdPercent:
+		errs = append(errs, invalid(lp, int64(*low), "must be less than the node's default imageGCHighThresholdPercent (%d), or set imageGCHighThresholdPercent too", DefaultImageGCHighThresholdPercent))
 	}
 	return errs
+}
+
+// The image GC thresholds an AKS node's kubelet runs with unless the node class sets them.
+const (
+	DefaultImageGCHighThresholdPercent = 85
+	DefaultImageGCLowThresholdPercent  = 80
+)
+
+// validateLogSize checks the CRD pattern and that the size is not zero, which would rotate the log on
+// every write.
+func validateLogSize(p *field.Path, size string) field.ErrorList {
+	if !containerLogMaxSizePattern.MatchString(size) {
+		return field.ErrorList{invalid(p, size, "must be an integer with a unit such as 50Mi or 1G")}
+	}
+	if strings.TrimLeft(size, "0") == strings.TrimLeft(size, "0123456789") {
+		return field.ErrorList{invalid(p, size, "must be greater than zero")}
+	}
+	return nil
 }
 
 // validateUnsafeSysctls accepts names or prefixes ending in "*" from the namespaced groups; anything

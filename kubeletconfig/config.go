@@ -30,8 +30,8 @@ type Config struct {
 
 	CPUManagerPolicy string
 	CPUCFSQuota      *bool
-	// CPUCFSQuotaPeriod other than 100ms only takes effect with the kubelet's CustomCPUCFSQuotaPeriod
-	// feature gate, which is the bootstrap data's business, not this package's.
+	// CPUCFSQuotaPeriod other than 100ms needs the kubelet's CustomCPUCFSQuotaPeriod feature gate;
+	// Flags renders the gate with it (see FeatureGates).
 	CPUCFSQuotaPeriod     *time.Duration
 	TopologyManagerPolicy string
 

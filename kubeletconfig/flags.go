@@ -30,6 +30,7 @@ func (c *Config) scalarFlags() []string {
 	flags = appendIf(flags, c.CPUManagerPolicy != "", "cpu-manager-policy", c.CPUManagerPolicy)
 	flags = appendPtr(flags, "cpu-cfs-quota", c.CPUCFSQuota, strconv.FormatBool)
 	flags = appendPtr(flags, "cpu-cfs-quota-period", c.CPUCFSQuotaPeriod, time.Duration.String)
+	flags = appendIf(flags, len(c.FeatureGates()) > 0, "feature-gates", joinMap(c.FeatureGates(), "=", strconv.FormatBool))
 	flags = appendIf(flags, c.TopologyManagerPolicy != "", "topology-manager-policy", c.TopologyManagerPolicy)
 	flags = appendPtr(flags, "image-gc-high-threshold", c.ImageGCHighThresholdPercent, itoa32)
 	flags = appendPtr(flags, "image-gc-low-threshold", c.ImageGCLowThresholdPercent, itoa32)
@@ -49,6 +50,22 @@ func (c *Config) mapFlags() []string {
 	flags = appendIf(flags, len(c.EvictionSoft) > 0, "eviction-soft", joinMap(c.EvictionSoft, "<", identity))
 	return appendIf(flags, len(c.EvictionSoftGracePeriod) > 0, "eviction-soft-grace-period",
 		joinMap(c.EvictionSoftGracePeriod, "=", time.Duration.String))
+}
+
+// FeatureGateCustomCPUCFSQuotaPeriod is the kubelet feature gate without which a kubelet refuses to
+// start with a cpuCFSQuotaPeriod other than DefaultCPUCFSQuotaPeriod.
+const FeatureGateCustomCPUCFSQuotaPeriod = "CustomCPUCFSQuotaPeriod"
+
+// DefaultCPUCFSQuotaPeriod is the kubelet's CFS period.
+const DefaultCPUCFSQuotaPeriod = 100 * time.Millisecond
+
+// FeatureGates returns the kubelet feature gates c needs: CustomCPUCFSQuotaPeriod when the CFS period
+// is not the default (the kubelet rejects such a period without it). Nil when none is needed.
+func (c *Config) FeatureGates() map[string]bool {
+	if c.CPUCFSQuotaPeriod == nil || *c.CPUCFSQuotaPeriod == DefaultCPUCFSQuotaPeriod {
+		return nil
+	}
+	return map[string]bool{FeatureGateCustomCPUCFSQuotaPeriod: true}
 }
 
 func renderFlag(name, value string) string { return "--" + name + "=" + value }

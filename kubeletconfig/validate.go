@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/napkit/napkit/api"
 )
 
 // kubeletPath prefixes the fields a user sets in an AKSNodeClass, so errors point into the manifest.
@@ -16,8 +18,8 @@ const kubeletPath = "spec.kubelet."
 // Kubelet defaults Validate compares against when only one image GC threshold is set: the kubelet
 // checks the pair it will actually run with, and AKS's base flags use these same numbers.
 const (
-	kubeletImageGCHigh int32 = 85
-	kubeletImageGCLow  int32 = 80
+	kubeletImageGCHigh int32 = api.DefaultImageGCHighThresholdPercent
+	kubeletImageGCLow  int32 = api.DefaultImageGCLowThresholdPercent
 )
 
 // Validate checks c against the rules of the AKSNodeClass CRD and of the kubelet itself, so a bad

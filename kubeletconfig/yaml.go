@@ -40,6 +40,7 @@ type document struct {
 	PodPidsLimit                *int64            `json:"podPidsLimit,omitempty"`
 	AllowedUnsafeSysctls        []string          `json:"allowedUnsafeSysctls,omitempty"`
 	FailSwapOn                  *bool             `json:"failSwapOn,omitempty"`
+	FeatureGates                map[string]bool   `json:"featureGates,omitempty"`
 }
 
 // YAML renders c as a KubeletConfiguration document (the kubelet's --config file). Keys are sorted, so
@@ -78,6 +79,7 @@ func (c *Config) document() document {
 		PodPidsLimit:                c.PodPidsLimit,
 		AllowedUnsafeSysctls:        c.AllowedUnsafeSysctls,
 		FailSwapOn:                  c.FailSwapOn,
+		FeatureGates:                c.FeatureGates(),
 	}
 }
 

@@ -57,7 +57,7 @@ func versionedKubeletFlags(v kubever.Version) map[string]string {
 		flags["image-credential-provider-config"] = "/var/lib/kubelet/credential-provider-config.yaml"
 		flags["image-credential-provider-bin-dir"] = "/var/lib/kubelet/credential-provider"
 	} else {
-		flags["feature-gates"] = "DisableKubeletCloudCredentialProviders=false"
+		flags[featureGatesFlag] = "DisableKubeletCloudCredentialProviders=false"
 		flags["azure-container-registry-config"] = "/etc/kubernetes/azure.json"
 	}
 	if !v.AtLeast(1, 31) {
@@ -74,11 +74,15 @@ func versionedKubeletFlags(v kubever.Version) map[string]string {
 
 // mergeKubeletFlags lays the configured flags (kubeletconfig's, plus taints) over the base set and
 // returns the result sorted. A configured flag replaces the base flag of the same name, so the
-// kubelet runs with exactly the values kubeletconfig computed.
+// kubelet runs with exactly the values kubeletconfig computed; feature gates are the exception: both
+// sets' gates are kept in one --feature-gates flag, the configured value winning for the same gate.
 func mergeKubeletFlags(v kubever.Version, configured []string) []string {
 	merged := baseKubeletFlags(v)
 	for _, f := range configured {
 		name, value, _ := strings.Cut(strings.TrimPrefix(f, "--"), "=")
+		if name == featureGatesFlag {
+			value = mergeFeatureGates(merged[name], value)
+		}
 		merged[name] = value
 	}
 	out := make([]string, 0, len(merged))
@@ -88,4 +92,23 @@ func mergeKubeletFlags(v kubever.Version, configured []string) []string {
 	// Sorted as whole strings, like kubeletconfig's Flags, so both lists read the same way.
 	slices.Sort(out)
 	return out
+}
+
+const featureGatesFlag = "feature-gates"
+
+// mergeFeatureGates merges two Gate=bool,... lists, sorted by gate; over's value wins.
+func mergeFeatureGates(base, over string) string {
+	gates := map[string]string{}
+	for _, list := range []string{base, over} {
+		for _, g := range strings.Split(list, ",") {
+			if name, value, ok := strings.Cut(g, "="); ok {
+				gates[name] = value
+			}
+		}
+	}
+	out := make([]string, 0, len(gates))
+	for _, name := range slices.Sorted(maps.Keys(gates)) {
+		out = append(out, name+"="+gates[name])
+	}
+	return strings.Join(out, ",")
 }
