@@ -38,9 +38,10 @@ type candidate struct {
 	// blocker, when not empty, is why graceful methods (emptiness, consolidation) may not touch the
 	// node: node or pod do-not-disrupt, a PDB allowing 0 disruptions, a pod under two PDBs.
 	blocker string
-	// drift, when not empty, names the drift kind (NodePoolDrifted, RequirementsDrifted,
-	// InstanceTypeNotFound, ImageDrifted, KubernetesVersionDrifted).
+	// drift, when not empty, names the drift kind (the Drift* constants).
 	drift string
+	// driftChanged says what changed, one line per change (for Command.Changed).
+	driftChanged []string
 	// expired is set once the NodeClaim outlived expireAfter.
 	expired bool
 }

@@ -197,7 +197,7 @@ func newCandidate(in *Input, i int, pools map[string]*poolInfo, pdbs pdbIndex) (
 	c.empty = c.disruptionCost <= perNodeDisruptionCost
 	c.consolidatableAt, c.consolidatable = consolidatable(n, p.pool, in.Now)
 	c.blocker = nodeBlocker(n, pdbs, in.Now)
-	c.drift = driftReason(c, p.hash, in.Now)
+	c.drift, c.driftChanged = driftReason(c, p.hash, in.Cluster, in.Now)
 	c.expired = isExpired(n, p.pool, in.Now)
 	return c, ""
 }

@@ -15,8 +15,10 @@ type draft struct {
 	kind   CommandKind
 	reason Reason
 	detail string
-	nodes  []*candidate
-	out    *outcome
+	// changed says what changed, for drift commands.
+	changed []string
+	nodes   []*candidate
+	out     *outcome
 	// claims are the replacements, already priced (filtered launch lists, pinned capacity type).
 	claims  []provisioner.NodeClaim
 	savings float64
@@ -26,7 +28,7 @@ type draft struct {
 // replacements get names unique in the pass, and the budgets are charged.
 func (p *pass) commit(d draft) Command {
 	renames := p.nameClaims(d.claims)
-	cmd := Command{Kind: d.kind, Reason: d.reason, Detail: d.detail, Nodes: make([]string, 0, len(d.nodes)),
+	cmd := Command{Kind: d.kind, Reason: d.reason, Detail: d.detail, Changed: d.changed, Nodes: make([]string, 0, len(d.nodes)),
 		SavingsPerHour: roundPrice(d.savings), Moves: make([]Move, 0, len(d.out.moves))}
 	perPool := map[string]int{}
 	for _, c := range d.nodes {

@@ -10,7 +10,8 @@
 //
 //   - collect (collect.go) turns each Node into a candidate: its pool, instance type, price,
 //     disruption cost (cost.go), blockers (do-not-disrupt, PDBs: blocking.go), drift kind
-//     (drift.go), expiry (expiration.go) and consolidateAfter; nodes that cannot be candidates go
+//     and what changed (drift.go; the AKSNodeClass static hash in drift_nodeclass.go, kubelet
+//     identity and cluster network in drift_cluster.go), expiry (expiration.go) and consolidateAfter; nodes that cannot be candidates go
 //     to Plan.Blocked with the reason.
 //   - newBudgets (budgets.go) reads each NodePool's budgets at Input.Now, per reason.
 //   - newPass (pass.go) compiles one provisioner.Simulator over the whole snapshot; every later

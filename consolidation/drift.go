@@ -3,7 +3,9 @@ package consolidation
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,20 +13,25 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/requirements"
 )
 
-// The drift kinds, as Command.Detail spells them. The first three are Karpenter core's, the last two
-// the Azure provider's (K8sVersionDrift, ImageDrift) under napkit's names.
+// The drift kinds, as Command.Detail and the NodeClaim's Drifted reason spell them. The first
+// three are Karpenter core's, the others the Azure provider's (NodeClassDrift, K8sVersionDrift,
+// KubeletIdentityDrift, ClusterConfigDrift, ImageDrift) under napkit's names.
 const (
 	DriftNodePool             = "NodePoolDrifted"
 	DriftRequirements         = "RequirementsDrifted"
 	DriftInstanceTypeNotFound = "InstanceTypeNotFound"
-	DriftImage                = "ImageDrifted"
+	DriftNodeClass            = "NodeClassDrifted"
 	DriftKubernetesVersion    = "KubernetesVersionDrifted"
+	DriftKubeletIdentity      = "KubeletIdentityDrifted"
+	DriftClusterConfig        = "ClusterConfigDrifted"
+	DriftImage                = "ImageDrifted"
 )
 
 // AnnotationNodePoolHashVersion is the NodeClaim annotation naming the scheme of
@@ -82,31 +89,50 @@ func sortedTaints(taints []corev1.Taint) []corev1.Taint {
 	return out
 }
 
-// driftReason returns the candidate's drift kind, or "". A NodeClaim already marked Drifted=True
-// keeps the reason it was given. Otherwise the checks run in Karpenter's order: static (hash),
-// requirements, instance type, then the provider's (Kubernetes version, image). poolHash is
-// NodePoolHash(c.pool), computed once per pool by the caller. collect leaves c.instanceType nil
-// only when the node's instance-type label names a type the pool's catalogue lacks.
-func driftReason(c *candidate, poolHash string, now time.Time) string {
+// driftReason returns the candidate's drift kind and what changed, or "". A NodeClaim already
+// marked Drifted=True keeps the reason it was given, and its message (what changed) when it has
+// one. Otherwise the checks run in Karpenter's order: static (NodePool hash), requirements,
+// instance type, then the provider's in the Azure provider's order (AKSNodeClass hash, Kubernetes
+// version, kubelet identity, cluster configuration, image; upstream: pkg/cloudprovider/drift.go).
+// poolHash is NodePoolHash(c.pool), computed once per pool by the caller. collect leaves
+// c.instanceType nil only when the node's instance-type label names a type the pool's catalogue
+// lacks.
+func driftReason(c *candidate, poolHash string, cluster ClusterConfig, now time.Time) (string, []string) {
 	nc, node := c.node.NodeClaim, c.node.Node
 	if nc != nil {
 		if cond := meta.FindStatusCondition(nc.Status.Conditions, api.ConditionDrifted); cond != nil && cond.Status == "True" {
-			return cmp.Or(cond.Reason, api.ConditionDrifted)
+			var changed []string
+			if cond.Message != "" {
+				changed = strings.Split(cond.Message, "; ")
+			}
+			return cmp.Or(cond.Reason, api.ConditionDrifted), changed
 		}
 	}
-	switch {
-	case nodePoolDrifted(nc, poolHash):
-		return DriftNodePool
-	case requirementsDrifted(node, c.pool, c.instanceType):
-		return DriftRequirements
-	case (c.instanceType == nil || !hasOffering(c.instanceType, c.zone, c.capacityType)) && oldEnough(c.node, now):
-		return DriftInstanceTypeNotFound
-	case kubernetesVersionDrifted(node, c.class):
-		return DriftKubernetesVersion
-	case imageDrifted(nc, c.class):
-		return DriftImage
+	if nodePoolDrifted(nc, poolHash) {
+		return DriftNodePool, []string{fmt.Sprintf("nodepool-hash %s -> %s", nc.Annotations[api.AnnotationNodePoolHash], poolHash)}
 	}
-	return ""
+	if unmet := unmetRequirements(node, c.pool, c.instanceType); len(unmet) > 0 {
+		return DriftRequirements, unmet
+	}
+	if (c.instanceType == nil || !hasOffering(c.instanceType, c.zone, c.capacityType)) && oldEnough(c.node, now) {
+		return DriftInstanceTypeNotFound, []string{fmt.Sprintf("offering %s %s %s is no longer in the catalogue",
+			nodeLabel(node.Labels, api.LabelInstanceType), c.zone, c.capacityType)}
+	}
+	for _, check := range []struct {
+		kind    string
+		changed []string
+	}{
+		{DriftNodeClass, nodeClassDrift(nc, c.class)},
+		{DriftKubernetesVersion, kubernetesVersionDrift(node, c.class)},
+		{DriftKubeletIdentity, kubeletIdentityDrift(node, cluster)},
+		{DriftClusterConfig, clusterNetworkDrift(nc, cluster)},
+		{DriftImage, imageDrift(nc, c.class)},
+	} {
+		if len(check.changed) > 0 {
+			return check.kind, check.changed
+		}
+	}
+	return "", nil
 }
 
 // instanceTypeDriftMinAge is Karpenter's grace before InstanceTypeNotFound: a catalogue refreshed
@@ -133,11 +159,12 @@ func nodePoolDrifted(nc *api.NodeClaim, poolHash string) bool {
 	return ok && stamped != poolHash
 }
 
-// requirementsDrifted is Karpenter's strict check: every pool requirement must be met by the node's
-// labels, a positive requirement on a label the node lacks included. Labels a node described only
-// by a few labels would leave out are filled from its instance type (what Karpenter would have put
-// on the node), so such a node is not called drifted for want of, say, its SKU family label.
-func requirementsDrifted(node *corev1.Node, pool *api.NodePool, it *instancetype.InstanceType) bool {
+// unmetRequirements is Karpenter's strict requirements check: every pool requirement must be met
+// by the node's labels, a positive requirement on a label the node lacks included. Labels a node
+// described only by a few labels would leave out are filled from its instance type (what
+// Karpenter would have put on the node), so such a node is not called drifted for want of, say,
+// its SKU family label. It returns one line per requirement the node does not meet.
+func unmetRequirements(node *corev1.Node, pool *api.NodePool, it *instancetype.InstanceType) []string {
 	want := requirements.FromAPI(pool.Spec.Template.Spec.Requirements)
 	have := requirements.FromLabels(node.Labels)
 	if it != nil {
@@ -147,7 +174,24 @@ func requirementsDrifted(node *corev1.Node, pool *api.NodePool, it *instancetype
 			}
 		}
 	}
-	return !have.IsCompatible(want, nil)
+	if have.IsCompatible(want, nil) {
+		return nil
+	}
+	var unmet []string
+	for _, key := range slices.Sorted(maps.Keys(want)) {
+		one := requirements.Requirements{key: want[key]}
+		if !have.IsCompatible(one, nil) {
+			value := "(no label)"
+			if v, ok := node.Labels[key]; ok {
+				value = v
+			}
+			unmet = append(unmet, fmt.Sprintf("requirement %s not met by node label %s=%s", want[key], key, value))
+		}
+	}
+	if len(unmet) == 0 {
+		unmet = []string{"the pool's requirements together are not met by the node's labels"}
+	}
+	return unmet
 }
 
 // hasOffering reports whether the type still has an offering for the node's zone and capacity type.
@@ -170,34 +214,70 @@ func findOffering(it *instancetype.InstanceType, zone, capacityType string) (ins
 	return instancetype.Offering{}, false
 }
 
-// kubernetesVersionDrifted compares the kubelet's version with the node class's, as the Azure
-// provider does (a leading "v" ignored), when both are known.
-func kubernetesVersionDrifted(node *corev1.Node, class *api.AKSNodeClass) bool {
-	if class == nil {
-		return false
+// kubernetesVersionDrift compares the kubelet's version with the node class's, as the Azure
+// provider does (a leading "v" ignored), when both are known and the class's version is ready to
+// use (a KubernetesVersionReady condition, when present, is True).
+func kubernetesVersionDrift(node *corev1.Node, class *api.AKSNodeClass) []string {
+	if class == nil || conditionFalse(class.Status.Conditions, conditionKubernetesVersionReady) {
+		return nil
 	}
 	want := strings.TrimPrefix(class.Status.KubernetesVersion, "v")
 	have := strings.TrimPrefix(node.Status.NodeInfo.KubeletVersion, "v")
-	return want != "" && have != "" && want != have
+	if want == "" || have == "" || want == have {
+		return nil
+	}
+	return []string{fmt.Sprintf("kubernetesVersion %s -> %s", have, want)}
 }
 
-// imageDrifted is the Azure provider's ImageDrift: the NodeClaim's image is none of the images the
+// imageDrift is the Azure provider's ImageDrift: the NodeClaim's image is none of the images the
 // node class currently resolves to. It answers only when both sides are known (a NodeClaim with an
-// imageID, a class with at least one resolved image). ARM resource IDs are case-insensitive, so the
-// comparison is too.
-func imageDrifted(nc *api.NodeClaim, class *api.AKSNodeClass) bool {
-	if nc == nil || class == nil || nc.Status.ImageID == "" {
-		return false
+// imageID, a class with at least one resolved image whose ImagesReady condition, when present, is
+// True). ARM resource IDs are case-insensitive, so the comparison is too. What changed names the
+// class's image of the same definition when there is one.
+func imageDrift(nc *api.NodeClaim, class *api.AKSNodeClass) []string {
+	if nc == nil || class == nil || nc.Status.ImageID == "" || conditionFalse(class.Status.Conditions, conditionImagesReady) {
+		return nil
 	}
-	known := false
+	var known []string
 	for _, img := range class.Status.Images {
 		if img.ID == "" {
 			continue
 		}
 		if strings.EqualFold(img.ID, nc.Status.ImageID) {
-			return false
+			return nil
 		}
-		known = true
+		known = append(known, img.ID)
 	}
-	return known
+	if len(known) == 0 {
+		return nil
+	}
+	want := known[0]
+	for _, id := range known {
+		if strings.EqualFold(imageBase(id), imageBase(nc.Status.ImageID)) {
+			want = id
+			break
+		}
+	}
+	return []string{fmt.Sprintf("image %s -> %s", nc.Status.ImageID, want)}
+}
+
+// The AKSNodeClass conditions that gate provider drift (package nodeclassstatus sets them).
+const (
+	conditionKubernetesVersionReady = "KubernetesVersionReady"
+	conditionImagesReady            = "ImagesReady"
+)
+
+// conditionFalse reports a condition present and not True. A class without the condition (one
+// written by hand, as `napkit consolidate` reads) is taken as ready.
+func conditionFalse(conds []metav1.Condition, t string) bool {
+	c := meta.FindStatusCondition(conds, t)
+	return c != nil && c.Status != metav1.ConditionTrue
+}
+
+// imageBase trims "/versions/<version>" off an image version ID.
+func imageBase(id string) string {
+	if i := strings.LastIndex(strings.ToLower(id), "/versions/"); i >= 0 {
+		return id[:i]
+	}
+	return id
 }

@@ -33,7 +33,7 @@ func (p *pass) drift() error {
 // driftCommand simulates replacing c with whatever the pods need.
 func (p *pass) driftCommand(c *candidate) (draft, bool, error) {
 	nodes := []*candidate{c}
-	d := draft{kind: CommandDelete, reason: ReasonDrifted, detail: c.drift, nodes: nodes, savings: c.price,
+	d := draft{kind: CommandDelete, reason: ReasonDrifted, detail: c.drift, changed: c.driftChanged, nodes: nodes, savings: c.price,
 		out: &outcome{source: map[string]string{}}}
 	if len(c.pods) == 0 {
 		return d, true, nil

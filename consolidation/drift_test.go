@@ -186,7 +186,9 @@ func TestDriftReason(t *testing.T) {
 			if tt.change != nil {
 				tt.change(n, class)
 			}
-			assert.Equal(t, tt.want, driftReason(ruleCandidate(n, p, class, typ), NodePoolHash(p), ruleNow))
+			got, changed := driftReason(ruleCandidate(n, p, class, typ), NodePoolHash(p), ClusterConfig{}, ruleNow)
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.want != "", len(changed) > 0 || tt.want == "Drifted" || tt.want == "ClusterConfigDrift", "what changed: %q", changed)
 		})
 	}
 }

@@ -34,6 +34,9 @@ type Input struct {
 	// Now is the decision time: consolidateAfter, expireAfter, budget schedules and pod
 	// do-not-disrupt durations are measured against it. It is required.
 	Now time.Time
+	// Cluster is the cluster-level configuration nodes are judged against for drift (kubelet
+	// identity, network); its zero value judges neither.
+	Cluster ClusterConfig
 	// Options tune the decision.
 	Options Options
 }
@@ -115,9 +118,13 @@ type Command struct {
 	Kind   CommandKind `json:"kind"`
 	Reason Reason      `json:"reason"`
 	// Detail refines the reason (the drift kind: NodePoolDrifted, RequirementsDrifted,
-	// InstanceTypeNotFound, ImageDrifted, KubernetesVersionDrifted; or the method that found it).
-	Detail string   `json:"detail,omitempty"`
-	Nodes  []string `json:"nodes"`
+	// InstanceTypeNotFound, NodeClassDrifted, KubernetesVersionDrifted, KubeletIdentityDrifted,
+	// ClusterConfigDrifted, ImageDrifted; or the method that found it).
+	Detail string `json:"detail,omitempty"`
+	// Changed says, for a drift command, what changed: one line per changed field or setting
+	// ("spec.osDiskSizeGB", "kubernetesVersion 1.33.2 -> 1.34.0", "image <old ID> -> <new ID>").
+	Changed []string `json:"changed,omitempty"`
+	Nodes   []string `json:"nodes"`
 	// Replacement is the single replacement NodeClaim, or null for a delete. For 1 -> 2 and M -> N
 	// commands it is the first of Replacements.
 	Replacement  *provisioner.NodeClaim  `json:"replacement"`
