@@ -118,6 +118,11 @@ func writeConsolidationTable(w io.Writer, plan *consolidation.Plan) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for _, c := range plan.Commands {
+		if len(c.Changed) > 0 {
+			fmt.Fprintf(w, "changed %s (%s): %s\n", strings.Join(c.Nodes, ","), c.Detail, strings.Join(c.Changed, "; "))
+		}
+	}
 	for _, b := range plan.Blocked {
 		fmt.Fprintf(w, "blocked %s: %s\n", b.Node, b.Reason)
 	}
