@@ -5,9 +5,11 @@
 //
 //	go run ./examples/controller
 //
-// With --kubeconfig (or inside a pod) it manages that cluster: on real Azure when
-// --subscription-id, --resource-group and --cluster-name are given, else on the simulated Azure
-// with a simulated kubelet.
+// With --kubeconfig (or inside a pod) it manages that cluster on real Azure: the Azure and cluster
+// settings (--subscription-id, --resource-group, --cluster-name, --subnet-id, --ca-file, ...) are
+// required, and a missing or wrong one stops it at start naming the flag. Only --simulate swaps in
+// the simulated Azure and simulated kubelets (fake nodes in that cluster; the log says so).
+// --version prints the build.
 package main
 
 import (

@@ -8,6 +8,7 @@
 //	napkit plan -f FILE ... [--region eastus] [--seed N] [-o json|table|svg]
 //	napkit consolidate -f FILE ... [--now RFC3339] [--region eastus] [--spot-to-spot] [-o json|table]
 //	napkit bootstrap -f FILE ... --nodepool NAME --instance-type SKU [--zone Z]
+//	napkit --version
 //
 // With no --catalog it uses the catalogue embedded in the library (eastus and westus2), so it needs no
 // Azure account and no cluster.
@@ -21,6 +22,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/napkit/napkit/buildinfo"
 )
 
 // command is one subcommand: its name, a one-line summary, and the function that runs it.
@@ -52,6 +55,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" {
+		fmt.Fprintln(stdout, buildinfo.Line("napkit"))
+		return 0
+	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "napkit: unknown command %q\n", args[0])
@@ -79,7 +86,7 @@ func usage(w io.Writer, cmds map[string]command) {
 	for _, name := range names {
 		fmt.Fprintf(&b, "  %-16s %s\n", name, cmds[name].summary)
 	}
-	b.WriteString("\nRun 'napkit <command> -h' for a command's flags.\n")
+	b.WriteString("\nRun 'napkit <command> -h' for a command's flags, 'napkit --version' for the build.\n")
 	fmt.Fprint(w, b.String())
 }
 

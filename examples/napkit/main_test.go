@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/napkit/napkit/azuredata"
+	"github.com/napkit/napkit/buildinfo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -73,5 +74,16 @@ func TestBadInput(t *testing.T) {
 			assert.NotEqual(t, 0, code)
 			assert.Contains(t, stderr.String(), tc.want)
 		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"--version", "-version", "version"} {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 0, run([]string{arg}, &stdout, &stderr), arg)
+		info, ok := buildinfo.Read()
+		require.True(t, ok)
+		assert.Equal(t, "napkit "+info.String()+"\n", stdout.String(), arg)
+		assert.Empty(t, stderr.String(), arg)
 	}
 }

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -13,15 +12,15 @@ import (
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/examples/controller/internal/controller"
 	"github.com/napkit/napkit/examples/controller/internal/simnodes"
-	"github.com/napkit/napkit/imagefamily/bootstrap"
 	"github.com/napkit/napkit/launch"
 )
 
 // configureAzure launches on real Azure with azidentity's default credential chain (workload
-// identity in a pod, the Azure CLI on a workstation).
+// identity in a pod, the Azure CLI on a workstation), once every setting checks out.
 func configureAzure(f *Flags, cfg *controller.Config) error {
-	if f.SubscriptionID == "" || f.ResourceGroup == "" || f.ClusterName == "" {
-		return errors.New("real Azure needs all of --subscription-id, --resource-group and --cluster-name")
+	cluster, sshKey, err := clusterSettings(f, os.Getenv)
+	if err != nil {
+		return err
 	}
 	cred, err := azidentity.NewDefaultAzureCredential(nil)
 	if err != nil {
@@ -33,32 +32,17 @@ func configureAzure(f *Flags, cfg *controller.Config) error {
 	if err != nil {
 		return err
 	}
-	cluster, sshKey, err := clusterSettings(f)
-	if err != nil {
-		return err
-	}
 	cfg.Launcher, cfg.ClusterName, cfg.Cluster, cfg.SSHPublicKey = launcher, f.ClusterName, cluster, sshKey
 	return nil
 }
 
-// clusterSettings reads the bootstrap settings of a real cluster from the flags.
-func clusterSettings(f *Flags) (bootstrap.Cluster, string, error) {
-	ca, errCA := os.ReadFile(f.CAFile)
-	key, errKey := os.ReadFile(f.SSHPublicKeyFile)
-	if err := errors.Join(errCA, errKey); err != nil {
-		return bootstrap.Cluster{}, "", fmt.Errorf("real Azure needs --ca-file and --ssh-public-key-file: %w", err)
-	}
-	cluster := bootstrap.Cluster{
-		ClusterName: f.ClusterName, KubernetesVersion: f.KubernetesVersion, APIServerHost: f.APIServer,
-		CACertificate: ca, BootstrapToken: bootstrap.NewSecret(f.BootstrapToken), TenantID: f.TenantID,
-		SubscriptionID: f.SubscriptionID, NodeResourceGroup: f.ResourceGroup, Location: f.Location,
-		SubnetID: f.SubnetID, Network: api.DefaultClusterNetwork(),
-	}
-	return cluster, strings.TrimSpace(string(key)), nil
-}
-
-// configureSimulation launches on the simulated Azure and runs its simulated kubelet in g.
+// configureSimulation launches on the simulated Azure and runs its simulated kubelet in g. Only
+// --simulate gets here: the nodes it registers in the cluster are fake, and the log says so.
 func configureSimulation(ctx context.Context, f *Flags, cfg *controller.Config, g *errgroup.Group) error {
+	if set := f.azureFlagsSet(); len(set) > 0 {
+		return &ConfigError{Flag: "--simulate", Reason: "contradicts the real-Azure flags " + strings.Join(set, ", ")}
+	}
+	cfg.Logger.Warn("--simulate: VMs go to the simulated Azure and simulated kubelets register fake Ready nodes in this cluster")
 	const clusterName = "napkit"
 	rg := "MC_napkit_napkit_" + f.Location
 	class := &api.AKSNodeClass{}

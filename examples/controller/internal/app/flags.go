@@ -1,47 +1,67 @@
-// Package app is the controller binary's wiring: flags, the Kubernetes clients, the Azure (real
-// or simulated) launcher, and the choice between a cluster and the in-process walkthrough.
+// Package app is the controller binary's wiring: flags, logging, the Kubernetes clients, the Azure
+// (real, or simulated only on --simulate) launcher, and the choice between a cluster and the
+// in-process walkthrough.
 package app
 
 import (
 	"flag"
-	"os"
 	"time"
 )
+
+// EnvBootstrapToken names the environment variable holding the TLS bootstrap token (the chart sets
+// it from a Secret). The token is never a flag value, which `ps` would show.
+const EnvBootstrapToken = "NAPKIT_BOOTSTRAP_TOKEN"
 
 // Flags are the command line.
 type Flags struct {
 	// Kubeconfig selects a cluster; without it (and outside a pod) the walkthrough runs.
 	Kubeconfig string
-	// SubscriptionID, ResourceGroup (the node resource group) and ClusterName select real Azure;
-	// without them VMs go to the simulated Azure, whose nodes a simulated kubelet registers.
+	// Simulate runs the simulated Azure and simulated kubelets against the cluster: the only way to
+	// get them outside the walkthrough. Without it the Azure settings below are required.
+	Simulate bool
+	// SubscriptionID, ResourceGroup (the node resource group), ClusterName and Location say where
+	// the nodes go on real Azure.
 	SubscriptionID, ResourceGroup, ClusterName, Location string
-	// Cluster settings the nodes' bootstrap data needs (real Azure only).
-	APIServer, CAFile, BootstrapToken, TenantID, SubnetID, SSHPublicKeyFile, KubernetesVersion, ImageVersion string
-	HTTPAddr                                                                                                 string
-	LeaderElect                                                                                              bool
-	LeaderElectionNamespace, LeaderElectionName                                                              string
-	BatchIdle, BatchMax, DisruptionInterval, ValidationDelay, GCInterval                                     time.Duration
-	// SimBootDelay is how long a simulated VM takes to register its node.
+	// Cluster settings the nodes' bootstrap data needs (real Azure only); the bootstrap token comes
+	// from BootstrapTokenFile or $NAPKIT_BOOTSTRAP_TOKEN.
+	APIServer, CAFile, BootstrapTokenFile, TenantID, SubnetID, SSHPublicKeyFile string
+	KubeletIdentityClientID, VNETGUID, ClusterID, ClusterDNS                    string
+	KubernetesVersion, ImageVersion                                             string
+	// MetricsAddr serves /metrics, HealthAddr /healthz and /readyz (empty: off).
+	MetricsAddr, HealthAddr                                              string
+	LeaderElect                                                          bool
+	LeaderElectionNamespace, LeaderElectionName                          string
+	BatchIdle, BatchMax, DisruptionInterval, ValidationDelay, GCInterval time.Duration
+	// SimBootDelay is how long a simulated VM takes to register its node (--simulate only).
 	SimBootDelay time.Duration
-	Verbose      bool
+	// LogLevel is debug, info, warn or error; LogFormat is text or json.
+	LogLevel, LogFormat string
+	// Version prints the build (module version, VCS revision) and exits.
+	Version bool
 }
 
 // Register defines the flags on fs.
 func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster to manage; without it, and outside a pod, the seed walkthrough runs in-process")
-	fs.StringVar(&f.SubscriptionID, "subscription-id", "", "Azure subscription of the nodes (with --resource-group and --cluster-name: real Azure)")
+	fs.BoolVar(&f.Simulate, "simulate", false, "on a real cluster, launch on the simulated Azure and register simulated Ready nodes (fake nodes!); without it the Azure flags are required")
+	fs.StringVar(&f.SubscriptionID, "subscription-id", "", "Azure subscription of the nodes")
 	fs.StringVar(&f.ResourceGroup, "resource-group", "", "node resource group (MC_...)")
 	fs.StringVar(&f.ClusterName, "cluster-name", "", "AKS cluster name")
 	fs.StringVar(&f.Location, "location", "eastus", "Azure region of the nodes")
-	fs.StringVar(&f.APIServer, "api-server", "", "API server host the nodes join (real Azure)")
-	fs.StringVar(&f.CAFile, "ca-file", "", "cluster CA certificate, PEM (real Azure)")
-	fs.StringVar(&f.BootstrapToken, "bootstrap-token", os.Getenv("NAPKIT_BOOTSTRAP_TOKEN"), "TLS bootstrap token <id>.<secret> (real Azure; default $NAPKIT_BOOTSTRAP_TOKEN)")
-	fs.StringVar(&f.TenantID, "tenant-id", "", "Azure tenant ID (real Azure)")
-	fs.StringVar(&f.SubnetID, "subnet-id", "", "node subnet ARM ID (real Azure)")
-	fs.StringVar(&f.SSHPublicKeyFile, "ssh-public-key-file", "", "nodes' admin SSH public key (real Azure)")
+	fs.StringVar(&f.TenantID, "tenant-id", "", "Azure tenant ID")
+	fs.StringVar(&f.APIServer, "api-server", "", "API server host the nodes join, without scheme or port")
+	fs.StringVar(&f.CAFile, "ca-file", "", "cluster CA certificate, PEM")
+	fs.StringVar(&f.BootstrapTokenFile, "bootstrap-token-file", "", "file holding the TLS bootstrap token <id>.<secret> (default: $"+EnvBootstrapToken+")")
+	fs.StringVar(&f.SubnetID, "subnet-id", "", "node subnet ARM ID")
+	fs.StringVar(&f.SSHPublicKeyFile, "ssh-public-key-file", "", "nodes' admin SSH public key")
+	fs.StringVar(&f.KubeletIdentityClientID, "kubelet-identity-client-id", "", "client ID of the kubelet's managed identity (optional)")
+	fs.StringVar(&f.VNETGUID, "vnet-guid", "", "resourceGuid of the node virtual network (optional)")
+	fs.StringVar(&f.ClusterID, "cluster-id", "", "8-digit number in the names of AKS-managed resources (optional)")
+	fs.StringVar(&f.ClusterDNS, "dns-service-ip", "", "cluster DNS service IP (optional; default the kubelet's)")
 	fs.StringVar(&f.KubernetesVersion, "kubernetes-version", "1.33.2", "cluster Kubernetes version")
 	fs.StringVar(&f.ImageVersion, "image-version", "202611.01.0", "node image version to boot")
-	fs.StringVar(&f.HTTPAddr, "http-addr", ":8080", "address for /metrics, /healthz and /readyz (empty: off)")
+	fs.StringVar(&f.MetricsAddr, "metrics-addr", ":8080", "address serving /metrics (empty: off)")
+	fs.StringVar(&f.HealthAddr, "health-addr", ":8081", "address serving /healthz and /readyz (empty: off)")
 	fs.BoolVar(&f.LeaderElect, "leader-elect", false, "hold a Lease before acting, so replicas can stand by")
 	fs.StringVar(&f.LeaderElectionNamespace, "leader-election-namespace", "kube-system", "namespace of the leader-election Lease")
 	fs.StringVar(&f.LeaderElectionName, "leader-election-name", "napkit", "name of the leader-election Lease")
@@ -50,11 +70,22 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.DisruptionInterval, "disruption-interval", 10*time.Second, "how often consolidation, drift and expiration run")
 	fs.DurationVar(&f.ValidationDelay, "disruption-validation-delay", 15*time.Second, "how long a disruption command waits to be re-validated")
 	fs.DurationVar(&f.GCInterval, "gc-interval", time.Minute, "how often VMs without a NodeClaim are collected")
-	fs.DurationVar(&f.SimBootDelay, "sim-boot-delay", time.Second, "simulated Azure: how long a VM takes to register its node")
-	fs.BoolVar(&f.Verbose, "v", false, "log at info level (default: warnings)")
+	fs.DurationVar(&f.SimBootDelay, "sim-boot-delay", time.Second, "--simulate: how long a simulated VM takes to register its node")
+	fs.StringVar(&f.LogLevel, "log-level", "warn", "debug, info, warn or error")
+	fs.StringVar(&f.LogFormat, "log-format", "text", "text or json")
+	fs.BoolVar(&f.Version, "version", false, "print the build (module version and VCS revision) and exit")
 }
 
-// realAzure reports whether the flags select real Azure.
-func (f *Flags) realAzure() bool {
-	return f.SubscriptionID != "" || f.ResourceGroup != "" || f.ClusterName != ""
+// azureFlagsSet names the real-Azure flags given, for the error when they meet --simulate.
+func (f *Flags) azureFlagsSet() []string {
+	var set []string
+	for _, v := range []struct{ name, value string }{
+		{"--subscription-id", f.SubscriptionID}, {"--resource-group", f.ResourceGroup}, {"--cluster-name", f.ClusterName},
+		{"--tenant-id", f.TenantID}, {"--api-server", f.APIServer}, {"--subnet-id", f.SubnetID},
+	} {
+		if v.value != "" {
+			set = append(set, v.name)
+		}
+	}
+	return set
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 	"k8s.io/client-go/dynamic"
@@ -13,22 +14,30 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/buildinfo"
 	"github.com/napkit/napkit/examples/controller/internal/controller"
 	"github.com/napkit/napkit/examples/controller/internal/walkthrough"
 	"github.com/napkit/napkit/imagefamily"
 	"github.com/napkit/napkit/launch"
 )
 
-// Run runs the walkthrough (no kubeconfig, not in a pod) or the controller against a cluster.
+// Run prints the version (--version), runs the walkthrough (no kubeconfig, not in a pod) or the
+// controller against a cluster.
 func Run(ctx context.Context, f *Flags, stdout, stderr io.Writer) error {
-	level := slog.LevelWarn
-	if f.Verbose {
-		level = slog.LevelInfo
+	if f.Version {
+		_, err := fmt.Fprintln(stdout, buildinfo.Line("napkit-controller"))
+		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log, err := newLogger(f.LogLevel, f.LogFormat, stderr)
+	if err != nil {
+		return err
+	}
 	if f.Kubeconfig == "" && os.Getenv("KUBERNETES_SERVICE_HOST") == "" {
-		_, err := walkthrough.Run(ctx, walkthrough.Options{Out: stdout, Logger: log})
-		if err != nil {
+		if set := f.azureFlagsSet(); len(set) > 0 || f.Simulate {
+			return &ConfigError{Flag: "--kubeconfig", Reason: fmt.Sprintf("is required with %s (without a cluster only the in-process walkthrough runs)",
+				strings.Join(append(set, simulateFlag(f)...), ", "))}
+		}
+		if _, err := walkthrough.Run(ctx, walkthrough.Options{Out: stdout, Logger: log}); err != nil {
 			return fmt.Errorf("walkthrough failed: %w", err)
 		}
 		return nil
@@ -36,8 +45,17 @@ func Run(ctx context.Context, f *Flags, stdout, stderr io.Writer) error {
 	return runController(ctx, f, log)
 }
 
+func simulateFlag(f *Flags) []string {
+	if f.Simulate {
+		return []string{"--simulate"}
+	}
+	return nil
+}
+
 // runController manages the cluster of the kubeconfig (or the pod's own cluster).
 func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
+	info, _ := buildinfo.Read()
+	log.Info("starting napkit controller", "version", info.Version, "revision", info.Revision, "simulate", f.Simulate)
 	rest, err := clientcmd.BuildConfigFromFlags("", f.Kubeconfig)
 	if err != nil {
 		return fmt.Errorf("kubeconfig: %w", err)
@@ -56,7 +74,7 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 		return err
 	}
 	cfg := controller.Config{Kube: kube, Dynamic: dyn, Offerings: offerings, Catalogue: catalogue, Logger: log,
-		Images: imagefamily.ImageOptions{Version: f.ImageVersion}, HTTPAddr: f.HTTPAddr,
+		Images: imagefamily.ImageOptions{Version: f.ImageVersion}, MetricsAddr: f.MetricsAddr, HealthAddr: f.HealthAddr,
 		BatchIdle: f.BatchIdle, BatchMax: f.BatchMax, DisruptionInterval: f.DisruptionInterval,
 		ValidationDelay: f.ValidationDelay, GCInterval: f.GCInterval}
 	if f.LeaderElect {
@@ -65,10 +83,10 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	}
 	// The group's context ends every part when one fails (the controller, or the simulated kubelet).
 	g, ctx := errgroup.WithContext(ctx)
-	if f.realAzure() {
-		err = configureAzure(f, &cfg)
-	} else {
+	if f.Simulate {
 		err = configureSimulation(ctx, f, &cfg, g)
+	} else {
+		err = configureAzure(f, &cfg)
 	}
 	if err != nil {
 		return err

@@ -67,8 +67,9 @@ type Config struct {
 	// Provisioner and Consolidation tune the library's decisions.
 	Provisioner   provisioner.Options
 	Consolidation consolidation.Options
-	// HTTPAddr, when set, serves /metrics, /healthz and /readyz there (e.g. ":8080").
-	HTTPAddr string
+	// MetricsAddr, when set, serves /metrics there (e.g. ":8080"); HealthAddr serves /healthz and
+	// /readyz (e.g. ":8081"). The same address for both serves all three on one listener.
+	MetricsAddr, HealthAddr string
 	// LeaderElection, when set, names the Lease namespace/name the controller must hold to act.
 	LeaderElectionNamespace, LeaderElectionName, Identity string
 }
