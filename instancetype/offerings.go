@@ -16,6 +16,9 @@ type Offering struct {
 	Price float64 `json:"price"`
 	// Available is false while the offering is known to be out of capacity (Options.Unavailable).
 	Available bool `json:"available"`
+	// UnavailableReason says why an offering is unavailable when something other than the
+	// capacity cache made it so (package quota: "vCPU quota standardDSv3Family: 98 of 100 used").
+	UnavailableReason string `json:"unavailableReason,omitempty"`
 	// UltraSSD reports whether Ultra SSD data disks can be attached in this zone.
 	UltraSSD bool `json:"ultraSSD,omitempty"`
 	// Requirements hold the offering's labels: zone, capacity type, placement scope, the two AKS

@@ -58,6 +58,11 @@ func (e *engine) explainPool(c *podClass, vi int, p *pool) reason {
 	}
 	fit := e.typesFitting(p, comp.mask, c.req)
 	if len(fit) == 0 {
+		// Types big enough may exist with every offering unavailable (out of capacity, or no quota
+		// left): say so, rather than that no type is big enough.
+		if r, ok := e.explainUnavailable(c, v, p); ok {
+			return r
+		}
 		return e.explainResources(c, p, comp.mask)
 	}
 	fit = slices.DeleteFunc(fit, func(t int) bool { return dsPortClash(p.types[t], c.ports) })
@@ -141,8 +146,12 @@ func (e *engine) explainUnavailable(c *podClass, v *variant, p *pool) (reason, b
 				continue
 			}
 			if offeringMeets(it, o, poolAndPodReqs(p, v.reqset)) {
-				return reason{CodeNoOffering, fmt.Sprintf("NodePool %s: instance types that fit the pod (e.g. %s) have no available offering it allows (%s %s is unavailable)",
-					p.name, it.Name, o.Zone, o.CapacityType)}, true
+				why := "unavailable"
+				if o.UnavailableReason != "" {
+					why += ": " + o.UnavailableReason
+				}
+				return reason{CodeNoOffering, fmt.Sprintf("NodePool %s: instance types that fit the pod (e.g. %s) have no available offering it allows (%s %s is %s)",
+					p.name, it.Name, o.Zone, o.CapacityType, why)}, true
 			}
 		}
 	}
