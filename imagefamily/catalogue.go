@@ -17,6 +17,7 @@ func ShapeOf(it *instancetype.InstanceType) NodeShape {
 		VCPUs:             sku.VCPUs,
 		MemoryGiB:         sku.MemoryGiB,
 		EphemeralOSDisk:   it.EphemeralOSDisk.Ephemeral(),
+		Labels:            it.Requirements.Labels(),
 		Reservation: &kubeletconfig.Reservation{
 			KubeReserved:      it.Overhead.KubeReserved.DeepCopy(),
 			SystemReserved:    it.Overhead.SystemReserved.DeepCopy(),

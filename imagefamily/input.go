@@ -31,6 +31,9 @@ type Input struct {
 	// Taints stay on the node; StartupTaints are removed by their owners once the node is ready.
 	Taints        []corev1.Taint
 	StartupTaints []corev1.Taint
+	// UltraSSD says the VM gets the Ultra SSD capability: only when the NodeClaim requires
+	// karpenter.azure.com/sku-storage-ultra-ssd=true (see UltraSSDRequested).
+	UltraSSD bool
 	// Cluster holds the cluster-wide settings.
 	Cluster bootstrap.Cluster
 	// Images says where images come from and which version to boot.

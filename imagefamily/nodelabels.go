@@ -2,6 +2,7 @@ package imagefamily
 
 import (
 	"maps"
+	"strconv"
 	"strings"
 
 	"github.com/napkit/napkit/api"
@@ -31,14 +32,17 @@ type labelContext struct {
 	network bootstrap.NetworkSettings
 }
 
-// nodeLabels returns every label the node carries: AKS's base labels, the image and network labels,
-// the scheduling labels of the chosen size and offering, and then the NodeClaim's labels on top.
+// nodeLabels returns every label the node carries, in the order the Karpenter provider for Azure
+// merges them: AKS's base, image and network labels; the NodeClaim's labels; every single-valued label
+// of the chosen instance type; and last the labels of the chosen offering and the ultra SSD decision.
 func nodeLabels(c labelContext) map[string]string {
 	labels := baseLabels(c.in)
 	maps.Copy(labels, ImageLabels(requestedFamily(c.in.NodeClass), c.family, c.fips))
 	maps.Copy(labels, c.network.Labels)
-	maps.Copy(labels, schedulingLabels(c.in, c.family))
 	maps.Copy(labels, c.in.Labels)
+	maps.Copy(labels, c.in.Shape.Labels)
+	maps.Copy(labels, schedulingLabels(c.in, c.family))
+	labels[api.LabelSKUUltraSSD] = strconv.FormatBool(c.in.UltraSSD)
 	return labels
 }
 

@@ -20,6 +20,9 @@ type NodeShape struct {
 	// VCPUs and MemoryGiB are the nominal size, as Azure advertises it.
 	VCPUs     int64
 	MemoryGiB float64
+	// Labels are the instance type's single-valued labels (karpenter.azure.com/sku-*, arch, os,
+	// os-sku, ...), which the node carries as the Karpenter provider for Azure merges them.
+	Labels map[string]string
 	// GPU describes the size's GPUs; nil for none.
 	GPU *GPUInfo
 	// EphemeralOSDisk says the OS disk goes on local storage.
