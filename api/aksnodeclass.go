@@ -163,9 +163,12 @@ type SysctlSettings struct {
 
 // AKSNodeClassStatus is the resolved state: node images in priority order, and readiness.
 type AKSNodeClassStatus struct {
-	Images            []NodeImage        `json:"images,omitempty"`
-	KubernetesVersion string             `json:"kubernetesVersion,omitempty"`
-	Conditions        []metav1.Condition `json:"conditions,omitempty"`
+	Images            []NodeImage `json:"images,omitempty"`
+	KubernetesVersion string      `json:"kubernetesVersion,omitempty"`
+	// LocalDNSState is the resolved LocalDNS decision (LocalDNSStateEnabled or LocalDNSStateDisabled)
+	// for spec.localDNS.mode Preferred; see AKSNodeClass.LocalDNSEnabled.
+	LocalDNSState string             `json:"localDNSState,omitempty"`
+	Conditions    []metav1.Condition `json:"conditions,omitempty"`
 }
 
 // NodeImage is one resolved image and the requirements (arch, Hyper-V generation) it serves.

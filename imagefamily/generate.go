@@ -21,6 +21,8 @@ type plan struct {
 	taints  []corev1.Taint
 	startup []corev1.Taint
 	gpu     *bootstrap.GPUDriver
+	// localDNS is spec.localDNS with Preferred resolved (AKSNodeClass.LocalDNSForWire).
+	localDNS *api.LocalDNS
 }
 
 // Generate describes the node a NodeClaim would boot: the image, the kubelet configuration, the node
@@ -64,7 +66,11 @@ func resolve(in Input) (*plan, error) {
 	if err := in.Shape.validate(); err != nil {
 		return nil, err
 	}
-	p := &plan{in: in, mode: mode, family: FamilyInputFor(in.NodeClass, in.Cluster.KubernetesVersion, mode)}
+	in.Cluster.SubnetID = nodeSubnetID(in)
+	if err := checkLocalDNS(in, mode); err != nil {
+		return nil, err
+	}
+	p := &plan{localDNS: in.NodeClass.LocalDNSForWire(), in: in, mode: mode, family: FamilyInputFor(in.NodeClass, in.Cluster.KubernetesVersion, mode)}
 	family, err := ResolveFamily(p.family)
 	if err != nil {
 		return nil, err
@@ -142,6 +148,32 @@ func reservationFor(in Input, maxPods int32) (kubeletconfig.Reservation, error) 
 		return res, fmt.Errorf("kubelet reservation: %w", err)
 	}
 	return res, nil
+}
+
+// nodeSubnetID is the node class's spec.vnetSubnetID, else the cluster's subnet: every mode's payload
+// and the network labels name the subnet the node's NIC is really in.
+func nodeSubnetID(in Input) string {
+	if nc := in.NodeClass; nc != nil && nc.Spec.VNETSubnetID != nil && *nc.Spec.VNETSubnetID != "" {
+		return *nc.Spec.VNETSubnetID
+	}
+	return in.Cluster.SubnetID
+}
+
+// checkLocalDNS refuses a node whose LocalDNS is enabled but cannot be: the scriptless bootstrap has
+// no way to configure it, and it needs 4 vCPUs and 244 MiB (the catalogue keeps smaller sizes out).
+func checkLocalDNS(in Input, mode Mode) error {
+	if !in.NodeClass.LocalDNSEnabled() {
+		return nil
+	}
+	if mode == ModeScriptless {
+		return newError(ErrUnsupported, "spec.localDNS.mode", string(in.NodeClass.Spec.LocalDNS.Mode),
+			"LocalDNS is enabled, but mode %s cannot configure it; use %s or a Machine API mode", mode, ModeBootstrappingClient)
+	}
+	if in.Shape.VCPUs < localDNSMinVCPUs || in.Shape.MemoryGiB*1024 < localDNSMinMemoryMiB {
+		return newError(ErrUnsupported, "shape.SKUName", in.Shape.SKUName,
+			"LocalDNS needs %d vCPUs and %d MiB", localDNSMinVCPUs, localDNSMinMemoryMiB)
+	}
+	return nil
 }
 
 // subnetName is the last segment of a subnet ID, or "" when the ID does not parse (the bootstrap

@@ -47,12 +47,13 @@ func TestGenerateLabelsCase18(t *testing.T) {
 		{"1.33.9", "1.33.9", nil, shapeD2sV3(), map[string]string{"kubernetes.azure.com/os-sku": "Ubuntu",
 			"kubernetes.azure.com/os-sku-requested": "Ubuntu", "kubernetes.azure.com/os-sku-effective": "Ubuntu2204",
 			"kubernetes.azure.com/localdns-state": "disabled", "karpenter.sh/do-not-sync-taints": "true"}},
-		{"1.34.0", "1.34.0", &api.LocalDNS{Mode: api.LocalDNSModeRequired}, shapeD2sV3(), map[string]string{
-			"kubernetes.azure.com/os-sku-effective": "Ubuntu2404", "kubernetes.azure.com/localdns-state": "enabled"}},
+		{"1.34.0", "1.34.0", nil, shapeD2sV3(), map[string]string{
+			"kubernetes.azure.com/os-sku-effective": "Ubuntu2404", "kubernetes.azure.com/localdns-state": "disabled"}},
 		{"preferred small", "1.34.0", &api.LocalDNS{Mode: api.LocalDNSModePreferred}, shapeD2sV3(), map[string]string{
 			"kubernetes.azure.com/localdns-state": "disabled", "kubernetes.azure.com/network-stateless-cni": "true"}},
+		// Preferred is resolved per node class (status.localDNSState), not per size: unresolved is disabled.
 		{"preferred large", "1.34.0", &api.LocalDNS{Mode: api.LocalDNSModePreferred}, shapeD16plds(), map[string]string{
-			"kubernetes.azure.com/localdns-state": "enabled"}},
+			"kubernetes.azure.com/localdns-state": "disabled"}},
 		{"disabled", "1.34.0", &api.LocalDNS{Mode: api.LocalDNSModeDisabled}, shapeD16plds(), map[string]string{
 			"kubernetes.azure.com/localdns-state": "disabled"}},
 	}

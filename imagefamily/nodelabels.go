@@ -17,8 +17,7 @@ const (
 	LabelArtifactStreaming       = "kubernetes.azure.com/artifactstreaming-enabled"
 )
 
-// LocalDNS needs room for its per-node proxy; "Preferred" turns it on only for sizes this large,
-// which is also where the catalogue keeps sizes when LocalDNS is required.
+// LocalDNS needs room for its per-node proxy: the catalogue keeps smaller sizes out when it is enabled.
 const (
 	localDNSMinVCPUs     = 4
 	localDNSMinMemoryMiB = 244
@@ -118,19 +117,11 @@ func armZones(zone string) []string {
 	return []string{z[strings.LastIndexByte(z, '-')+1:]}
 }
 
-// localDNSState is "enabled" when LocalDNS is required, or preferred and the size can host it.
+// localDNSState is the localdns-state label: "enabled" exactly when the node's bootstrap data enables
+// LocalDNS (Generate refuses a node where it is enabled but cannot be).
 func localDNSState(in Input) string {
-	nc := in.NodeClass
-	if nc == nil || nc.Spec.LocalDNS == nil {
-		return "disabled"
-	}
-	switch nc.Spec.LocalDNS.Mode {
-	case api.LocalDNSModeRequired:
+	if in.NodeClass.LocalDNSEnabled() {
 		return "enabled"
-	case api.LocalDNSModePreferred:
-		if in.Shape.VCPUs >= localDNSMinVCPUs && in.Shape.MemoryGiB*1024 >= localDNSMinMemoryMiB {
-			return "enabled"
-		}
 	}
 	return "disabled"
 }

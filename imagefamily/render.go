@@ -37,6 +37,7 @@ func renderProvision(p *plan, out *Output) error {
 		SecureBoot: secureBoot, VTPM: vtpm, EphemeralOSDisk: p.in.Shape.EphemeralOSDisk,
 		ArtifactStreaming: artifactStreaming(p.in.NodeClass) && p.in.Shape.Arch != api.ArchARM64,
 		Kubelet:           bootstrap.KubeletConfigFor(p.kubelet), LinuxOSConfig: linuxOS, GPU: p.gpu,
+		LocalDNS: p.localDNS,
 		SKUCPU: float64(p.in.Shape.VCPUs), SKUMemoryGiB: p.in.Shape.MemoryGiB,
 	})
 	if err != nil {
@@ -59,9 +60,13 @@ func renderMachine(p *plan, out *Output) error {
 	}
 	secureBoot, vtpm, encryption := securitySettings(p.in.NodeClass)
 	var install *bool
-	if p.in.Shape.GPU != nil && p.in.Shape.GPU.Manufacturer == "nvidia" {
+	if p.in.Shape.GPU != nil { // any listed GPU size: Install with gpu.mode Driver, else None
 		v := p.gpu != nil
 		install = &v
+	}
+	var linuxOS *api.LinuxOSConfiguration
+	if p.in.NodeClass != nil {
+		linuxOS = p.in.NodeClass.Spec.LinuxOSConfig
 	}
 	osType := "Linux"
 	if p.image.Family.IsWindows() {
@@ -77,6 +82,7 @@ func renderMachine(p *plan, out *Output) error {
 		SecureBoot: secureBoot, VTPM: vtpm, EncryptionAtHost: encryption,
 		ArtifactStreaming: artifactStreaming(p.in.NodeClass) && p.in.Shape.Arch != api.ArchARM64,
 		InstallGPUDriver:  install, Tags: machineTags(p, osType),
+		UltraSSD: p.in.UltraSSD, LinuxOSConfig: linuxOS, LocalDNS: p.localDNS,
 	})
 	if err != nil {
 		return err

@@ -36,7 +36,7 @@ const (
 	ExcludedEncryptionAtHost  ExclusionKind = "EncryptionAtHost"  // security.encryptionAtHost unsupported
 	ExcludedTrustedLaunch     ExclusionKind = "TrustedLaunch"     // secureBoot/vTPM need Gen2, not disabled
 	ExcludedArtifactStreaming ExclusionKind = "ArtifactStreaming" // artifact streaming is amd64 only
-	ExcludedLocalDNS          ExclusionKind = "LocalDNS"          // LocalDNS Required needs 4 vCPUs
+	ExcludedLocalDNS          ExclusionKind = "LocalDNS"          // LocalDNS needs 4 vCPUs and 244 MiB
 )
 
 // Excluded records a SKU left out of the catalogue and why.
@@ -60,8 +60,9 @@ var (
 const (
 	minVCPUs     = 2
 	minMemoryGiB = 3.5
-	// minLocalDNSVCPUs is the least vCPU count LocalDNS (a per-node DNS cache) is supported on.
-	minLocalDNSVCPUs = 4
+	// LocalDNS (a per-node DNS cache) needs at least 4 vCPUs and 256 MB (244 MiB).
+	minLocalDNSVCPUs     = 4
+	minLocalDNSMemoryMiB = 244
 )
 
 // candidate is a SKU that read cleanly, with what the rules and labels need from its name.
@@ -144,11 +145,12 @@ func classRules(s nodeClassSettings) []rule {
 			func(c *candidate) bool { return c.sku.Arch == api.ArchARM64 },
 			fixed("artifactStreaming.enabled is true; artifact streaming is amd64 only")})
 	}
-	if s.localDNSRequired {
+	if s.localDNS {
 		rules = append(rules, rule{ExcludedLocalDNS,
-			func(c *candidate) bool { return c.sku.VCPUs < minLocalDNSVCPUs },
+			func(c *candidate) bool { return c.sku.VCPUs < minLocalDNSVCPUs || c.sku.MemoryGiB*1024 < minLocalDNSMemoryMiB },
 			func(c *candidate) string {
-				return fmt.Sprintf("localDNS mode Required needs %d vCPUs, the SKU has %d", minLocalDNSVCPUs, c.sku.VCPUs)
+				return fmt.Sprintf("LocalDNS is enabled and needs %d vCPUs and %d MiB, the SKU has %d vCPUs and %g GiB",
+					minLocalDNSVCPUs, minLocalDNSMemoryMiB, c.sku.VCPUs, c.sku.MemoryGiB)
 			}})
 	}
 	return rules

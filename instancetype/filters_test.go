@@ -2,6 +2,7 @@ package instancetype
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
@@ -163,6 +164,13 @@ func TestNodeClassFilters(t *testing.T) {
 			[]string{"Standard_D4s_v3"}},
 		{"local DNS preferred", func(s *api.AKSNodeClassSpec) { s.LocalDNS = &api.LocalDNS{Mode: api.LocalDNSModePreferred} },
 			nil, []string{"Standard_D2s_v3"}},
+		// upstream: pkg/providers/instancetype/instancetypes.go (isInstanceTypeSupportedByLocalDNS reads
+		// the resolved status, not the spec's mode)
+		{"local DNS preferred resolved", func(s *api.AKSNodeClassSpec) { s.LocalDNS = &api.LocalDNS{Mode: api.LocalDNSModePreferred} },
+			map[string]ExclusionKind{"Standard_D2s_v3": ExcludedLocalDNS, "Standard_D2_v2": ExcludedLocalDNS,
+				"Standard_D2_v3": ExcludedLocalDNS, "Standard_D2_v5": ExcludedLocalDNS, "Standard_D2as_v6": ExcludedLocalDNS,
+				"Standard_DS2_v2": ExcludedLocalDNS},
+			[]string{"Standard_D4s_v3"}},
 	}
 	skus := append(fixture(t, "southcentralus"), gpuExtras()...)
 	for _, sku := range skus[len(skus)-3:] {
@@ -172,6 +180,9 @@ func TestNodeClassFilters(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := defaultOptions(t, "southcentralus")
 			opts.NodeClass = nodeClass(tc.spec)
+			if strings.HasSuffix(tc.name, "resolved") {
+				opts.NodeClass.Status.LocalDNSState = api.LocalDNSStateEnabled
+			}
 			cat := build(t, skus, opts)
 			got := exclusions(cat)
 			for name, kind := range tc.excluded {

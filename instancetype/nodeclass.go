@@ -28,7 +28,7 @@ type nodeClassSettings struct {
 	trustedLaunch     bool // secureBoot or vTPM
 	artifactStreaming bool // only when explicitly enabled
 	gpuDriver         bool // gpu.mode Driver (the default): AKS installs the GPU driver
-	localDNSRequired  bool
+	localDNS          bool // LocalDNS enabled (AKSNodeClass.LocalDNSEnabled)
 }
 
 // resolveNodeClass applies the CRD defaults to nc (nil means all defaults) and checks the settings the
@@ -64,7 +64,7 @@ func resolveNodeClass(nc *api.AKSNodeClass) (nodeClassSettings, error) {
 	if spec.GPU != nil && spec.GPU.Mode != nil {
 		s.gpuDriver = *spec.GPU.Mode == api.GPUModeDriver
 	}
-	s.localDNSRequired = spec.LocalDNS != nil && spec.LocalDNS.Mode == api.LocalDNSModeRequired
+	s.localDNS = nc.LocalDNSEnabled()
 	return s, nil
 }
 

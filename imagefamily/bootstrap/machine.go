@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/napkit/napkit/api"
 )
 
 // MachineInput is what an AKS Machine resource is built from.
@@ -40,6 +42,12 @@ type MachineInput struct {
 	VTPM              bool
 	EncryptionAtHost  bool
 	ArtifactStreaming bool
+	// UltraSSD gives the VM the Ultra SSD capability.
+	UltraSSD bool
+	// LinuxOSConfig is the node class's spec.linuxOSConfig (Linux only), or nil.
+	LinuxOSConfig *api.LinuxOSConfiguration
+	// LocalDNS is the node class's resolved spec.localDNS (AKSNodeClass.LocalDNSForWire), or nil.
+	LocalDNS *api.LocalDNS
 	// InstallGPUDriver asks AKS to install the GPU driver; nil means not a GPU node.
 	InstallGPUDriver *bool
 	Tags             map[string]string
@@ -63,12 +71,14 @@ type MachineProperties struct {
 	Network         MachineNetwork    `json:"network"`
 	Security        MachineSecurity   `json:"security"`
 	Tags            map[string]string `json:"tags,omitempty"`
+	LocalDNSProfile *LocalDNSProfile  `json:"localDNSProfile,omitempty"`
 }
 
 // MachineHardware is the VM size and GPU handling.
 type MachineHardware struct {
-	VMSize     string             `json:"vmSize"`
-	GPUProfile *MachineGPUProfile `json:"gpuProfile,omitempty"`
+	VMSize          string             `json:"vmSize"`
+	GPUProfile      *MachineGPUProfile `json:"gpuProfile,omitempty"`
+	UltraSSDEnabled bool               `json:"ultraSsdEnabled"`
 }
 
 // MachineGPUProfile says whether AKS installs the GPU driver.
@@ -83,6 +93,13 @@ type MachineOS struct {
 	OSDiskSizeGB int32  `json:"osDiskSizeGB,omitempty"`
 	OSDiskType   string `json:"osDiskType"`
 	EnableFIPS   bool   `json:"enableFIPS"`
+	// LinuxProfile carries the custom Linux OS settings; nil when the node class sets none.
+	LinuxProfile *MachineLinuxProfile `json:"linuxProfile,omitempty"`
+}
+
+// MachineLinuxProfile wraps the custom Linux OS settings.
+type MachineLinuxProfile struct {
+	LinuxOSConfig *LinuxOSConfig `json:"linuxOSConfig"`
 }
 
 // MachineKubernetes is the node's Kubernetes configuration.
@@ -108,9 +125,12 @@ type MachineNetwork struct {
 
 // MachineSecurity is the VM security profile.
 type MachineSecurity struct {
-	EnableSecureBoot       bool `json:"enableSecureBoot"`
-	EnableVTPM             bool `json:"enableVTPM"`
-	EnableEncryptionAtHost bool `json:"enableEncryptionAtHost"`
+	// SSHAccess is LocalUser for Linux machines: SSH with the cluster's admin key, as the AKS agent
+	// pools Karpenter's nodes sit beside.
+	SSHAccess              string `json:"sshAccess,omitempty"`
+	EnableSecureBoot       bool   `json:"enableSecureBoot"`
+	EnableVTPM             bool   `json:"enableVTPM"`
+	EnableEncryptionAtHost bool   `json:"enableEncryptionAtHost"`
 }
 
 // BuildMachine validates the input and builds the Machine body.
@@ -119,7 +139,7 @@ func BuildMachine(in MachineInput) (*Machine, error) {
 		return nil, err
 	}
 	m := &Machine{Zones: append([]string(nil), in.Zones...), Properties: MachineProperties{
-		Hardware:        MachineHardware{VMSize: in.VMSize, GPUProfile: machineGPU(in.InstallGPUDriver)},
+		Hardware:        MachineHardware{VMSize: in.VMSize, GPUProfile: machineGPU(in.InstallGPUDriver), UltraSSDEnabled: in.UltraSSD},
 		OperatingSystem: MachineOS{OSType: in.OSType, OSSKU: in.OSSKU, OSDiskSizeGB: in.OSDiskSizeGB, OSDiskType: diskType(in.EphemeralOSDisk), EnableFIPS: in.FIPS},
 		Kubernetes: MachineKubernetes{
 			OrchestratorVersion: in.OrchestratorVersion, NodeImageVersion: in.NodeImageVersion, MaxPods: in.MaxPods,
@@ -128,8 +148,14 @@ func BuildMachine(in MachineInput) (*Machine, error) {
 		Mode: agentMode(in.Labels), Priority: "Regular",
 		Network:  MachineNetwork{VNETSubnetID: in.SubnetID},
 		Security: MachineSecurity{EnableSecureBoot: in.SecureBoot, EnableVTPM: in.VTPM, EnableEncryptionAtHost: in.EncryptionAtHost},
-		Tags:     copyMap(in.Tags),
+		Tags:     copyMap(in.Tags), LocalDNSProfile: LocalDNSProfileFor(in.LocalDNS),
 	}}
+	if in.OSType == "Linux" {
+		m.Properties.Security.SSHAccess = "LocalUser"
+		if c := LinuxOSConfigFor(in.LinuxOSConfig); c != nil {
+			m.Properties.OperatingSystem.LinuxProfile = &MachineLinuxProfile{LinuxOSConfig: c}
+		}
+	}
 	if in.ArtifactStreaming {
 		m.Properties.Kubernetes.ArtifactStreamingProfile = &ArtifactStreamingProfile{Enabled: true}
 	}

@@ -34,6 +34,8 @@ type ProvisionInput struct {
 	ArtifactStreaming bool
 	Kubelet           *CustomKubeletConfig
 	LinuxOSConfig     *api.LinuxOSConfiguration
+	// LocalDNS is the node class's resolved spec.localDNS (AKSNodeClass.LocalDNSForWire), or nil.
+	LocalDNS *api.LocalDNS
 	// GPU is the NVIDIA driver to install, or nil.
 	GPU *GPUDriver
 	// SKUCPU and SKUMemoryGiB are the VM size's nominal vCPUs and memory (see NominalMemoryGiB).
@@ -65,7 +67,8 @@ type ProvisionProfile struct {
 	EnableFIPS               bool                      `json:"enableFIPS"`
 	ArtifactStreamingProfile *ArtifactStreamingProfile `json:"artifactStreamingProfile,omitempty"`
 	CustomKubeletConfig      *CustomKubeletConfig      `json:"customKubeletConfig,omitempty"`
-	CustomLinuxOSConfig      *api.LinuxOSConfiguration `json:"customLinuxOSConfig,omitempty"`
+	CustomLinuxOSConfig      *LinuxOSConfig            `json:"customLinuxOSConfig,omitempty"`
+	LocalDNSProfile          *LocalDNSProfile          `json:"localDNSProfile,omitempty"`
 	Mode                     string                    `json:"mode"`
 	GPUProfile               *ProvisionGPUProfile      `json:"gpuProfile,omitempty"`
 }
@@ -108,8 +111,9 @@ func BuildProvisionValues(in ProvisionInput) (*ProvisionValues, error) {
 		NodeInitializationTaints: formatEach(in.StartupTaints),
 		SecurityProfile:          ProvisionSecurityProfile{SSHAccess: "LocalUser", EnableVTPM: in.VTPM, EnableSecureBoot: in.SecureBoot},
 		MaxPods:                  in.MaxPods, EnableFIPS: in.FIPS,
-		CustomKubeletConfig: in.Kubelet, CustomLinuxOSConfig: in.LinuxOSConfig,
-		Mode: agentMode(in.Labels), GPUProfile: provisionGPU(in.GPU),
+		CustomKubeletConfig: in.Kubelet, CustomLinuxOSConfig: LinuxOSConfigFor(in.LinuxOSConfig),
+		LocalDNSProfile: LocalDNSProfileFor(in.LocalDNS),
+		Mode:            agentMode(in.Labels), GPUProfile: provisionGPU(in.GPU),
 	}
 	if in.ArtifactStreaming {
 		p.ArtifactStreamingProfile = &ArtifactStreamingProfile{Enabled: true}
