@@ -38,7 +38,7 @@ func renderProvision(p *plan, out *Output) error {
 		ArtifactStreaming: artifactStreaming(p.in.NodeClass) && p.in.Shape.Arch != api.ArchARM64,
 		Kubelet:           bootstrap.KubeletConfigFor(p.kubelet), LinuxOSConfig: linuxOS, GPU: p.gpu,
 		LocalDNS: p.localDNS,
-		SKUCPU: float64(p.in.Shape.VCPUs), SKUMemoryGiB: p.in.Shape.MemoryGiB,
+		SKUCPU:   float64(p.in.Shape.VCPUs), SKUMemoryGiB: p.in.Shape.MemoryGiB,
 	})
 	if err != nil {
 		return err

@@ -147,7 +147,9 @@ func classRules(s nodeClassSettings) []rule {
 	}
 	if s.localDNS {
 		rules = append(rules, rule{ExcludedLocalDNS,
-			func(c *candidate) bool { return c.sku.VCPUs < minLocalDNSVCPUs || c.sku.MemoryGiB*1024 < minLocalDNSMemoryMiB },
+			func(c *candidate) bool {
+				return c.sku.VCPUs < minLocalDNSVCPUs || c.sku.MemoryGiB*1024 < minLocalDNSMemoryMiB
+			},
 			func(c *candidate) string {
 				return fmt.Sprintf("LocalDNS is enabled and needs %d vCPUs and %d MiB, the SKU has %d vCPUs and %g GiB",
 					minLocalDNSVCPUs, minLocalDNSMemoryMiB, c.sku.VCPUs, c.sku.MemoryGiB)
