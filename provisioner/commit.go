@@ -13,7 +13,8 @@ func (e *engine) commit(pl *placement) {
 	for range n {
 		pi := c.pods[c.next]
 		c.next++
-		pi.bin, pi.variant = b, pl.vi
+		pi.bin, pi.variant, pi.placedAt = b, pl.vi, e.placeClock
+		e.placeClock++
 		b.pods = append(b.pods, pi)
 	}
 	b.used.addScaled(c.req, int64(n))

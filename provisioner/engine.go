@@ -50,6 +50,8 @@ type engine struct {
 	lastGroup    int32 // the group behind the last topology failure of check
 	sigs         sigCache
 	fixedBins    int // bins[:fixedBins] are existing nodes and in-flight claims
+	// placeClock counts placements; each placed pod keeps the count of its last one (placedAt).
+	placeClock   int64
 	seq          map[int]int
 	launchOrders map[string][]launchCandidate
 	optionsCache map[string]launchOptionsEntry

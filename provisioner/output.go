@@ -153,3 +153,20 @@ func (e *engine) unschedulable() []Unschedulable {
 	slices.SortFunc(out, func(a, b Unschedulable) int { return strings.Compare(a.Pod, b.Pod) })
 	return out
 }
+
+// placementOrder lists the placed real pods by the placement clock: the order the run placed
+// them, a pod moved by the improvement phase at its last placement.
+func (e *engine) placementOrder() []string {
+	placed := make([]*podInfo, 0, len(e.pods))
+	for _, pi := range e.pods {
+		if pi.bin != nil && pi.buffer == "" {
+			placed = append(placed, pi)
+		}
+	}
+	slices.SortFunc(placed, func(a, b *podInfo) int { return cmp.Compare(a.placedAt, b.placedAt) })
+	out := make([]string, len(placed))
+	for i, pi := range placed {
+		out[i] = pi.key
+	}
+	return out
+}

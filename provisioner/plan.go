@@ -21,6 +21,12 @@ type Plan struct {
 	UnmetPreferences []UnmetPreference `json:"unmetPreferences,omitempty"`
 	Cost             Cost              `json:"cost"`
 	Stats            Stats             `json:"stats"`
+	// PlacementOrder lists the placed pods ("namespace/name") in the order the simulation placed
+	// them, each at its last placement. Only Simulator.Evacuate fills it (Solve leaves it nil, and
+	// it is not part of the JSON contract): consolidation lists a command's moves in this order, so
+	// that replaying them one by one meets every topology spread at each step, as kube-scheduler
+	// checks it, not just at the end.
+	PlacementOrder []string `json:"-"`
 }
 
 // NodeClaim is one node to create.

@@ -20,6 +20,8 @@ type podInfo struct {
 	class   *podClass
 	bin     *bin
 	variant int
+	// placedAt is the engine's placement clock when the pod was last placed (see placementOrder).
+	placedAt int64
 }
 
 // podClass groups pods that are interchangeable for scheduling: same namespace, requests, node

@@ -151,6 +151,7 @@ func (s *Simulator) runBaseline(q *question) *Plan {
 	e.pack()
 	plan := e.plan(e.finalize())
 	plan.Stats.Pods = q.realPods
+	plan.PlacementOrder = e.placementOrder()
 	return plan
 }
 
@@ -158,5 +159,6 @@ func (s *Simulator) render(q *question, chs []choice) *Plan {
 	plan := s.eng.plan(chs)
 	plan.Cost.LowerBoundPerHour = floorPrice(s.eng.lowerBound())
 	plan.Stats.Pods = q.realPods
+	plan.PlacementOrder = s.eng.placementOrder()
 	return plan
 }
