@@ -32,6 +32,9 @@ type pdbEntry struct {
 	// invalid is the selector's parse error; such a PDB matches every pod of its namespace, so a
 	// broken snapshot blocks disruption instead of silently allowing it.
 	invalid error
+	// allowed is how many evictions the PDB allows now (see PDBAllowance); newPDBIndex starts it at
+	// the status's figure and computeAllowances settles it.
+	allowed int
 }
 
 // pdbIndex holds the PDBs by namespace, each list sorted by name. Build it once per pass.
@@ -45,12 +48,49 @@ func newPDBIndex(pdbs []*policyv1.PodDisruptionBudget) pdbIndex {
 			continue
 		}
 		sel, err := metav1.LabelSelectorAsSelector(pdb.Spec.Selector)
-		ix[pdb.Namespace] = append(ix[pdb.Namespace], pdbEntry{pdb: pdb, selector: sel, invalid: err})
+		ix[pdb.Namespace] = append(ix[pdb.Namespace], pdbEntry{pdb: pdb, selector: sel, invalid: err,
+			allowed: max(int(pdb.Status.DisruptionsAllowed), 0)})
 	}
 	for _, list := range ix {
 		slices.SortFunc(list, func(a, b pdbEntry) int { return cmp.Compare(a.pdb.Name, b.pdb.Name) })
 	}
 	return ix
+}
+
+// computeAllowances settles every PDB's allowance over the snapshot's pods (bound and pending), as
+// PDBAllowance does. A PDB with an invalid selector keeps allowing nothing new: it blocks anyway.
+func (ix pdbIndex) computeAllowances(in *Input) error {
+	matched := map[*policyv1.PodDisruptionBudget][]*corev1.Pod{}
+	add := func(pod *corev1.Pod) {
+		for _, e := range ix[pod.Namespace] {
+			if e.invalid == nil && e.selector.Matches(labels.Set(pod.Labels)) {
+				matched[e.pdb] = append(matched[e.pdb], pod)
+			}
+		}
+	}
+	for i := range in.Nodes {
+		for _, pod := range in.Nodes[i].Pods {
+			add(pod)
+		}
+	}
+	for _, pod := range in.PendingPods {
+		if pod != nil {
+			add(pod)
+		}
+	}
+	for _, list := range ix {
+		for i := range list {
+			if list[i].invalid != nil {
+				continue
+			}
+			allowed, _, err := pdbAllowance(list[i].pdb, matched[list[i].pdb], in.Now)
+			if err != nil {
+				return err
+			}
+			list[i].allowed = allowed
+		}
+	}
+	return nil
 }
 
 // matching returns the PDBs that guard pod.
@@ -88,10 +128,17 @@ func (ix pdbIndex) pdbBlocker(pod *corev1.Pod) string {
 	if alwaysAllowUnhealthy(e.pdb) && podNotReady(pod) {
 		return ""
 	}
-	if e.pdb.Status.DisruptionsAllowed <= 0 {
-		return fmt.Sprintf("pdb %s/%s allows %d disruptions (pod %s)", e.pdb.Namespace, e.pdb.Name, e.pdb.Status.DisruptionsAllowed, podKey(pod))
+	if e.allowed <= 0 {
+		return fmt.Sprintf("pdb %s/%s allows %d disruptions (pod %s)", e.pdb.Namespace, e.pdb.Name, e.allowed, podKey(pod))
 	}
 	return ""
+}
+
+// charged reports whether evicting pod uses up its PDBs' allowance: it is evicted at all, and not
+// a not-Ready pod under unhealthyPodEvictionPolicy AlwaysAllow (the eviction API lets those go
+// without counting them). Other not-Ready pods are charged, which never overdraws.
+func charged(pod *corev1.Pod, e pdbEntry) bool {
+	return evictable(pod) && !(alwaysAllowUnhealthy(e.pdb) && podNotReady(pod))
 }
 
 // alwaysAllowUnhealthy reports unhealthyPodEvictionPolicy: AlwaysAllow, under which the eviction API

@@ -38,6 +38,8 @@ type candidate struct {
 	// blocker, when not empty, is why graceful methods (emptiness, consolidation) may not touch the
 	// node: node or pod do-not-disrupt, a PDB allowing 0 disruptions, a pod under two PDBs.
 	blocker string
+	// charges are the evictions draining the node asks of each PDB, sorted by PDB.
+	charges []pdbCharge
 	// drift, when not empty, names the drift kind (the Drift* constants).
 	drift string
 	// driftChanged says what changed, one line per change (for Command.Changed).

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
@@ -63,6 +65,9 @@ func collect(in *Input) (cands []*candidate, skipped []Blocked, err error) {
 	}
 	pools := indexPools(in)
 	pdbs := newPDBIndex(in.PodDisruptionBudgets)
+	if err := pdbs.computeAllowances(in); err != nil {
+		return nil, nil, err
+	}
 	cands, skipped = []*candidate{}, []Blocked{}
 	for i := range in.Nodes {
 		c, why := newCandidate(in, i, pools, pdbs)
@@ -97,8 +102,31 @@ func validate(in *Input) error {
 		}
 	}
 	for i, pdb := range in.PodDisruptionBudgets {
-		if pdb == nil {
-			return inputErr(fmt.Sprintf("PodDisruptionBudgets[%d]", i), "nil", "every PodDisruptionBudget must be set")
+		if err := validatePDB(i, pdb); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validatePDB rejects what the API server would: no PDB, both minAvailable and maxUnavailable, or
+// a value that is neither a count nor a percentage. A broken selector is not rejected: such a PDB
+// blocks its namespace's pods (see pdbEntry.invalid).
+func validatePDB(i int, pdb *policyv1.PodDisruptionBudget) error {
+	field := fmt.Sprintf("PodDisruptionBudgets[%d]", i)
+	if pdb == nil {
+		return inputErr(field, "nil", "every PodDisruptionBudget must be set")
+	}
+	spec := &pdb.Spec
+	if spec.MinAvailable != nil && spec.MaxUnavailable != nil {
+		return inputErr(field+".spec", pdb.Namespace+"/"+pdb.Name, "minAvailable and maxUnavailable cannot both be set")
+	}
+	for name, v := range map[string]*intstr.IntOrString{"minAvailable": spec.MinAvailable, "maxUnavailable": spec.MaxUnavailable} {
+		if v == nil {
+			continue
+		}
+		if n, err := intstr.GetScaledValueFromIntOrPercent(v, 100, true); err != nil || n < 0 {
+			return inputErr(field+".spec."+name, strconv.Quote(v.String()), "want a count such as 1 or a percentage such as 20%% (PodDisruptionBudget %s/%s)", pdb.Namespace, pdb.Name)
 		}
 	}
 	return nil
@@ -197,6 +225,7 @@ func newCandidate(in *Input, i int, pools map[string]*poolInfo, pdbs pdbIndex) (
 	c.empty = c.disruptionCost <= perNodeDisruptionCost
 	c.consolidatableAt, c.consolidatable = consolidatable(n, p.pool, in.Now)
 	c.blocker = nodeBlocker(n, pdbs, in.Now)
+	c.charges = pdbs.charges(n.Pods)
 	c.drift, c.driftChanged = driftReason(c, p.hash, in.Cluster, in.Now)
 	c.expired = isExpired(n, p.pool, in.Now)
 	return c, ""

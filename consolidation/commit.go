@@ -1,7 +1,6 @@
 package consolidation
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -42,6 +41,7 @@ func (p *pass) commit(d draft) Command {
 	for _, pool := range slices.Sorted(maps.Keys(perPool)) {
 		p.budgets.take(pool, d.reason, perPool[pool])
 	}
+	cmd.PacedBy = p.pdbs.charge(d.nodes)
 	for i := range d.claims {
 		d.claims[i].Name = renames[d.claims[i].Name]
 		p.claims[d.claims[i].Name] = true
@@ -50,7 +50,6 @@ func (p *pass) commit(d draft) Command {
 	for _, nc := range d.claims {
 		zoneOf[nc.Name] = nc.Zone
 	}
-	slices.SortFunc(d.out.moves, func(a, b Move) int { return cmp.Compare(a.Pod, b.Pod) })
 	for _, m := range d.out.moves {
 		if to, ok := renames[m.To]; ok {
 			m.To = to

@@ -62,7 +62,7 @@ func (p *pass) plan(skipped []Blocked, elapsed time.Duration) *Plan {
 		cmds = []Command{}
 	}
 	sortCommands(cmds)
-	pl := &Plan{Kind: PlanKind, Commands: cmds, Blocked: p.blocked(skipped)}
+	pl := &Plan{Kind: PlanKind, Commands: cmds, Deferred: p.deferredLeft(), Blocked: p.blocked(skipped)}
 	pl.Stats = Stats{Nodes: len(p.in.Nodes), Candidates: len(p.cands), Simulations: p.simulations,
 		DecideMillis: elapsed.Milliseconds()}
 	for _, c := range cmds {

@@ -9,7 +9,8 @@
 // How data flows through one [Decide]:
 //
 //   - collect (collect.go) turns each Node into a candidate: its pool, instance type, price,
-//     disruption cost (cost.go), blockers (do-not-disrupt, PDBs: blocking.go), drift kind
+//     disruption cost (cost.go), blockers (do-not-disrupt, PDBs: blocking.go), the evictions its
+//     drain asks of each PDB (each PDB's allowance from PDBAllowance, pdballowance.go), drift kind
 //     and what changed (drift.go; the AKSNodeClass static hash in drift_nodeclass.go, kubelet
 //     identity and cluster network in drift_cluster.go), expiry (expiration.go) and consolidateAfter; nodes that cannot be candidates go
 //     to Plan.Blocked with the reason.
@@ -23,8 +24,12 @@
 //     single-node in single.go), with the replacement price rules in replace.go, the Balanced
 //     score in balanced.go and a capacity bound that skips hopeless simulations (bound.go).
 //     Karpenter's own command is the floor of every pass (karpenter.go).
-//   - commit (commit.go) charges the budgets, names replacements and records the moves; plan
-//     (decide.go) sorts the commands and sums the figures.
+//   - Every method asks the pass's PDB ledger (pdbpace.go) before it commits: the evictions of all
+//     the pass's commands stay within each PDB's allowance; a command that would overdraw is
+//     split off a multi-node set, or deferred (Plan.Deferred).
+//   - commit (commit.go) charges the budgets and the PDB ledger, names replacements and records
+//     the moves in the order the simulation placed them; plan (decide.go) sorts the commands and
+//     sums the figures.
 //
 // [Apply] plays a Plan on the snapshot (removed nodes gone, moved pods bound where they went,
 // replacements present), so a caller can decide again on the result, as the tests that run the

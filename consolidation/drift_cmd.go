@@ -7,7 +7,9 @@ import "github.com/napkit/napkit/api"
 // price (the node must go whatever it costs), but only when every pod that has to move finds a
 // place. Blockers hold a drifted node back unless its NodeClaim has a terminationGracePeriod,
 // which bounds how long a blocking pod can delay the drain; the node's own do-not-disrupt
-// annotation holds it back regardless.
+// annotation holds it back regardless. The grace period also lets a drift replacement go when its
+// drain would overdraw a PDB (it is charged, and the drain waits); without one such a replacement is
+// deferred (pdbpace.go).
 func (p *pass) drift() error {
 	var drifted []*candidate
 	for _, c := range p.cands {
@@ -20,11 +22,14 @@ func (p *pass) drift() error {
 			continue
 		}
 		d, ok, err := p.driftCommand(c)
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
-		}
-		if ok {
+		case !ok:
+		case hasGracePeriod(c) || p.pdbs.admits(d.nodes):
 			p.commit(d)
+		default:
+			p.deferCommand(&d)
 		}
 	}
 	return nil

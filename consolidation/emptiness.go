@@ -9,7 +9,7 @@ import (
 // consolidatable, unblocked candidates as its Empty budget allows, in name order. All three
 // policies allow it; consolidateAfter: Never does not. "Empty" is Karpenter's: no pod anyone minds
 // moving (disruption cost ≤ 1); pods that count as nothing still get somewhere, through
-// provisioning, as for expiration.
+// provisioning, as for expiration. A node whose few pods would overdraw a PDB is deferred.
 func (p *pass) emptiness() error {
 	byPool := map[string][]*candidate{}
 	for _, c := range p.cands {
@@ -27,11 +27,29 @@ func (p *pass) emptiness() error {
 		if n == 0 {
 			continue
 		}
-		d, err := p.forcefulDelete(ReasonEmpty, "", nodes[:n])
+		nodes = p.emptyWithinPDBs(nodes[:n])
+		if len(nodes) == 0 {
+			continue
+		}
+		d, err := p.forcefulDelete(ReasonEmpty, "", nodes)
 		if err != nil {
 			return err
 		}
 		p.commit(d)
 	}
 	return nil
+}
+
+// emptyWithinPDBs keeps, in order, the nodes whose drains the PDB allowances still take together;
+// each node left out is deferred as a delete of its own.
+func (p *pass) emptyWithinPDBs(nodes []*candidate) []*candidate {
+	var kept []*candidate
+	for _, c := range nodes {
+		if p.pdbs.fits(append(slices.Clone(kept), c)) {
+			kept = append(kept, c)
+			continue
+		}
+		p.deferCommand(&draft{kind: CommandDelete, reason: ReasonEmpty, nodes: []*candidate{c}, savings: c.price})
+	}
+	return kept
 }

@@ -1,13 +1,16 @@
 package consolidation
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/napkit/napkit/provisioner"
 )
 
 // outcome is what one simulation says about removing a set of nodes.
 type outcome struct {
-	// moves are where the candidates' pods went, in no order (commit sorts the few that become a
-	// command, not the many of every trial); To is "" for a pod left unplaced.
+	// moves are where the candidates' pods went, in the order the simulation placed them, then the
+	// pods it left unplaced (To ""), sorted.
 	moves []Move
 	// claims are the new NodeClaims that took at least one moved pod (claims holding only pending
 	// pods or pods of deleting nodes are provisioning's business, not the command's).
@@ -56,12 +59,31 @@ func evaluate(nodes []*candidate, plan *provisioner.Plan) *outcome {
 		}
 	}
 	o.moves = make([]Move, 0, len(o.source))
-	for pod := range o.source {
-		to, ok := dest[pod]
-		if !ok {
-			o.unplaced++
+	for _, pod := range plan.PlacementOrder {
+		if to, ok := dest[pod]; ok {
+			o.moves = append(o.moves, Move{Pod: pod, To: to})
+			delete(dest, pod)
 		}
-		o.moves = append(o.moves, Move{Pod: pod, To: to})
+	}
+	// A plan without an order (not a Simulator's) still yields every move, sorted.
+	for _, pod := range slices.Sorted(maps.Keys(dest)) {
+		o.moves = append(o.moves, Move{Pod: pod, To: dest[pod]})
+	}
+	if o.unplaced = len(o.source) - len(o.moves); o.unplaced > 0 {
+		placed := make(map[string]bool, len(o.moves))
+		for _, m := range o.moves {
+			placed[m.Pod] = true
+		}
+		var unplaced []string
+		for pod := range o.source {
+			if !placed[pod] {
+				unplaced = append(unplaced, pod)
+			}
+		}
+		slices.Sort(unplaced)
+		for _, pod := range unplaced {
+			o.moves = append(o.moves, Move{Pod: pod})
+		}
 	}
 	return o
 }

@@ -10,7 +10,8 @@ package consolidation
 // Karpenter's pass on the same snapshot.
 
 // karpenterDraft is the command Karpenter's consolidation would make on the snapshot as the pass
-// has it now, or nil. It commits nothing.
+// has it now, or nil, paced by the PDB allowances as the pass's own commands are. It commits
+// nothing.
 func (p *pass) karpenterDraft(order []*candidate) (*draft, error) {
 	if prefix := p.mergePrefix(order); len(prefix) >= 2 {
 		best, err := p.searchMerge(prefix)
@@ -19,7 +20,7 @@ func (p *pass) karpenterDraft(order []*candidate) (*draft, error) {
 		}
 	}
 	for _, c := range order {
-		if !p.usable(c, nil) || !p.balancedApproves([]*candidate{c}, c.price) || !p.mayRemove(c) {
+		if !p.usable(c, nil) || !p.pdbs.admits([]*candidate{c}) || !p.balancedApproves([]*candidate{c}, c.price) || !p.mayRemove(c) {
 			continue
 		}
 		d, _, err := p.tryRemove([]*candidate{c}, "single-node")

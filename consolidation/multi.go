@@ -33,7 +33,7 @@ func (p *pass) multiNode(order []*candidate) error {
 			continue
 		}
 		trial := append(slices.Clone(set), c)
-		if !p.mayImprove(trial, best) {
+		if !p.pdbs.fits(trial) || !p.mayImprove(trial, best) {
 			continue
 		}
 		d, _, err := p.tryRemove(trial, "multi-node")
@@ -88,7 +88,8 @@ func (p *pass) mergeToOne(order []*candidate) error {
 	return nil
 }
 
-// mergePrefix is the candidates still usable, charged against their pools' budgets in order.
+// mergePrefix is the candidates still usable, charged against their pools' budgets and their
+// PDBs' allowances in order (a candidate that would overdraw either is skipped).
 func (p *pass) mergePrefix(order []*candidate) []*candidate {
 	var out []*candidate
 	pending := map[string]int{}
@@ -96,7 +97,7 @@ func (p *pass) mergePrefix(order []*candidate) []*candidate {
 		if len(out) == maxCommandNodes {
 			break
 		}
-		if p.usable(c, pending) {
+		if p.usable(c, pending) && p.pdbs.fits(append(slices.Clone(out), c)) {
 			out = append(out, c)
 			pending[c.pool.Name]++
 		}

@@ -50,6 +50,9 @@ type pass struct {
 	taken    map[string]bool
 	claimSeq map[string]int
 	commands []Command
+	// pdbs is what each PDB has left to allow; deferred are commands it held back.
+	pdbs     *pdbLedger
+	deferred []Deferred
 	// zonal is set when some pod has a zonal (not hostname) topology term; stale when a command
 	// moved a pod across zones since the last rebuild.
 	zonal, stale bool
@@ -73,7 +76,8 @@ func newPass(in *Input, cands []*candidate, b *budgets) (*pass, error) {
 	p := &pass{in: in, cands: cands, budgets: b, prices: newPriceBook(in), totals: newPoolTotals(cands),
 		inSim: map[string]bool{}, zones: map[string]string{}, base: map[string]bool{},
 		removed: map[string]bool{}, touched: map[string]bool{}, frozen: map[string]bool{},
-		claims: map[string]bool{}, taken: map[string]bool{}, claimSeq: map[string]int{}}
+		claims: map[string]bool{}, taken: map[string]bool{}, claimSeq: map[string]int{},
+		pdbs: newPDBLedger(cands, in.Options.UnpacedPDBs)}
 	for i := range in.Nodes {
 		n := &in.Nodes[i]
 		if n.Node == nil {

@@ -4,7 +4,8 @@ package consolidation
 // rest of the cluster takes its pods, else replace it with one cheaper NodeClaim (two with
 // AllowSplit, more with AllowManyToMany). Unlike Karpenter, which stops at the first command,
 // every candidate gets its chance; each command is simulated on the cluster the earlier ones
-// leave. Candidates the capacity bound proves hopeless cost no simulation.
+// leave. Candidates the capacity bound proves hopeless cost no simulation. A command whose drain
+// the pass's PDB allowances cannot take now is deferred (pdbpace.go).
 func (p *pass) singleNode(order []*candidate) error {
 	for _, c := range order {
 		if !p.commandsLeft() {
@@ -14,11 +15,14 @@ func (p *pass) singleNode(order []*candidate) error {
 			continue
 		}
 		d, _, err := p.tryRemove([]*candidate{c}, "single-node")
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
-		}
-		if d != nil {
+		case d == nil:
+		case p.pdbs.admits(d.nodes):
 			p.commit(*d)
+		default:
+			p.deferCommand(d)
 		}
 	}
 	return nil

@@ -24,7 +24,9 @@ type Input struct {
 	NodePools []provisioner.NodePoolInput
 	// NodeClasses are the AKSNodeClasses the pools reference; drift compares nodes against them.
 	NodeClasses []*api.AKSNodeClass
-	// PodDisruptionBudgets guard evictions; their status.disruptionsAllowed is taken as observed.
+	// PodDisruptionBudgets guard evictions. Each allows what PDBAllowance says (the status when it
+	// is current, else computed from the spec and the pods), and the pass's commands together never
+	// evict more than that (see pdbpace.go).
 	PodDisruptionBudgets []*policyv1.PodDisruptionBudget
 	// DaemonSets, volumes and namespaces are passed through to the provisioner's simulation.
 	DaemonSets             []*appsv1.DaemonSet
@@ -76,6 +78,11 @@ type Options struct {
 	// MaxCommands caps the consolidation commands of one pass (emptiness, drift and expiration are
 	// not capped); 0 means no cap.
 	MaxCommands int
+	// UnpacedPDBs turns off counting evictions against PDB allowances across the pass: a PDB then
+	// only blocks a node while it allows 0 disruptions, as in Karpenter, and a command may ask it
+	// for more evictions than it allows. It exists to measure what pacing costs; a plan made with
+	// it counts on evictions the eviction API will refuse.
+	UnpacedPDBs bool
 	// Provisioner tunes the scheduling simulations (seed, preference policy, time budget).
 	Provisioner provisioner.Options
 }
@@ -85,6 +92,9 @@ type Options struct {
 type Plan struct {
 	Kind     string    `json:"kind"`
 	Commands []Command `json:"commands"`
+	// Deferred lists commands the pass found but held back because their evictions would overdraw
+	// a PodDisruptionBudget's allowance; a later pass, once the PDB allows again, takes them up.
+	Deferred []Deferred `json:"deferred"`
 	// Blocked lists nodes that were not candidates, with why.
 	Blocked []Blocked `json:"blocked"`
 	Stats   Stats     `json:"stats"`
@@ -133,8 +143,38 @@ type Command struct {
 	SavingsPerHour float64 `json:"savingsPerHour"`
 	// DisruptionCost is the summed disruption cost of the removed nodes.
 	DisruptionCost float64 `json:"disruptionCost"`
-	// Moves say where the simulation put every pod that has to move, sorted by pod.
+	// Moves say where the simulation put every pod that has to move, in the order it placed them:
+	// replayed one by one in this order, every move meets the pods' topology spreads and
+	// anti-affinity as kube-scheduler would check them at that step. A drain evicts in this order.
 	Moves []Move `json:"moves"`
+	// PacedBy names (namespace/name) the PDBs this command asks for more evictions than they allow
+	// now: a single node holding more of an app's pods than its PDB ever allows at once. No other
+	// command of the pass touches these PDBs; the drain evicts one allowance at a time, waiting
+	// for the PDB to allow again in between.
+	PacedBy []string `json:"pacedBy,omitempty"`
+}
+
+// Deferred is a command held back for a later pass because its drain would ask a
+// PodDisruptionBudget for more evictions than the pass has left of its allowance.
+type Deferred struct {
+	Kind   CommandKind `json:"kind"`
+	Reason Reason      `json:"reason"`
+	Detail string      `json:"detail,omitempty"`
+	Nodes  []string    `json:"nodes"`
+	// SavingsPerHour is what the command would have saved in this pass.
+	SavingsPerHour float64 `json:"savingsPerHour"`
+	// Budgets are the PDBs it would overdraw, sorted.
+	Budgets []DeferredBudget `json:"budgets"`
+}
+
+// DeferredBudget is one PDB a deferred command would overdraw.
+type DeferredBudget struct {
+	// PodDisruptionBudget is namespace/name.
+	PodDisruptionBudget string `json:"podDisruptionBudget"`
+	// Evictions are what the command's drain asks of it.
+	Evictions int `json:"evictions"`
+	// Allowed is what the PDB had left when the command was considered.
+	Allowed int `json:"allowed"`
 }
 
 // Move is one pod leaving a removed node.

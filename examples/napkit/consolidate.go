@@ -123,6 +123,14 @@ func writeConsolidationTable(w io.Writer, plan *consolidation.Plan) error {
 			fmt.Fprintf(w, "changed %s (%s): %s\n", strings.Join(c.Nodes, ","), c.Detail, strings.Join(c.Changed, "; "))
 		}
 	}
+	for _, c := range plan.Commands {
+		if len(c.PacedBy) > 0 {
+			fmt.Fprintf(w, "paced %s: drains one allowance at a time under %s\n", strings.Join(c.Nodes, ","), strings.Join(c.PacedBy, ", "))
+		}
+	}
+	for _, d := range plan.Deferred {
+		fmt.Fprintf(w, "deferred %s %s %s ($%.4f/h): %s\n", d.Kind, d.Reason, strings.Join(d.Nodes, ","), d.SavingsPerHour, deferralText(d))
+	}
 	for _, b := range plan.Blocked {
 		fmt.Fprintf(w, "blocked %s: %s\n", b.Node, b.Reason)
 	}
@@ -144,6 +152,16 @@ func replacementText(c consolidation.Command) string {
 	parts := make([]string, len(claims))
 	for i, nc := range claims {
 		parts[i] = fmt.Sprintf("%s %s %s $%.4f", nc.InstanceType, nc.Zone, nc.CapacityType, nc.PricePerHour)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// deferralText says which PDBs a deferred command would overdraw, e.g. "pdb default/web: 1
+// evictions, 0 allowed".
+func deferralText(d consolidation.Deferred) string {
+	parts := make([]string, len(d.Budgets))
+	for i, b := range d.Budgets {
+		parts[i] = fmt.Sprintf("pdb %s: %d evictions, %d allowed", b.PodDisruptionBudget, b.Evictions, b.Allowed)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -40,15 +40,46 @@ func runConsolidateCLI(t *testing.T, args ...string) (*consolidation.Plan, strin
 	return &plan, decideMillis.ReplaceAllString(stdout.String(), `"decideMillis": 0`)
 }
 
-func TestConsolidateGolden(t *testing.T) {
-	plan, got := runConsolidateCLI(t, "-f", "testdata/consolidate-mixed.yaml", "--now", goldenNow)
-	golden := filepath.Join("testdata", "consolidate-mixed.golden.json")
+// consolidateGolden runs `napkit consolidate` on testdata/<name>.yaml and compares the JSON with
+// testdata/<name>.golden.json (rewritten with -update).
+func consolidateGolden(t *testing.T, name string) *consolidation.Plan {
+	t.Helper()
+	plan, got := runConsolidateCLI(t, "-f", filepath.Join("testdata", name+".yaml"), "--now", goldenNow)
+	golden := filepath.Join("testdata", name+".golden.json")
 	if *update {
 		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
 	}
 	want, err := os.ReadFile(golden)
 	require.NoError(t, err, "run go test -update to create it")
 	assert.Equal(t, string(want), got)
+	return plan
+}
+
+// TestConsolidatePDBGolden: PDB allowances computed from the spec pace the pass. Of three nodes
+// each holding one replica of a PDB that allows 1, one goes now and another is deferred (the third
+// receives the moved replica); the node holding both replicas of a PDB allowing 1 still goes, paced.
+func TestConsolidatePDBGolden(t *testing.T) {
+	plan := consolidateGolden(t, "consolidate-pdb")
+	paced := map[string][]string{}
+	for _, c := range plan.Commands {
+		paced[strings.Join(c.Nodes, ",")] = c.PacedBy
+	}
+	assert.Equal(t, map[string][]string{"aks-a": nil, "aks-pair": {"default/api"}}, paced)
+	require.Len(t, plan.Deferred, 1)
+	assert.Equal(t, []string{"aks-c"}, plan.Deferred[0].Nodes)
+	assert.Equal(t, []consolidation.DeferredBudget{{PodDisruptionBudget: "default/web", Evictions: 1, Allowed: 0}}, plan.Deferred[0].Budgets)
+}
+
+func TestConsolidatePDBTable(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"consolidate", "-f", "testdata/consolidate-pdb.yaml", "--now", goldenNow, "-o", "table"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Contains(t, stdout.String(), "paced aks-pair: drains one allowance at a time under default/api\n")
+	assert.Contains(t, stdout.String(), "deferred delete Underutilized aks-c ($0.0804/h): pdb default/web: 1 evictions, 0 allowed\n")
+}
+
+func TestConsolidateGolden(t *testing.T) {
+	plan := consolidateGolden(t, "consolidate-mixed")
 
 	assert.Equal(t, "ConsolidationPlan", plan.Kind)
 	reasons := map[string]consolidation.Reason{}
