@@ -16,11 +16,11 @@ import (
 // catalogue builds the embedded eastus catalogue for the test node class.
 func catalogue(t testing.TB, nc *api.AKSNodeClass) *instancetype.Catalogue {
 	t.Helper()
-	skus, err := instancetype.LoadDefault("eastus")
+	list, err := instancetype.LoadDefault("eastus")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, err := instancetype.Build(skus, instancetype.Options{Region: "eastus", NodeClass: nc, Network: api.DefaultClusterNetwork()})
+	cat, err := list.Build(instancetype.Options{Region: "eastus", NodeClass: nc, Network: api.DefaultClusterNetwork()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,15 +3,15 @@ package instancetype
 import (
 	"testing"
 
-	"github.com/napkit/napkit/azuredata"
+	"github.com/napkit/napkit/internal/azuredata"
 )
 
 func fixtureBytes(region string) ([]byte, error) { return azuredata.Fixture(region) }
 
-// BenchmarkBuildEastus builds the full eastus catalogue (1,293 SKUs, already parsed) with offerings
+// BenchmarkBuildEastus builds the full eastus catalogue (1,293 SKUs, already read) with offerings
 // and prices. Budget: 20 ms on one core.
 func BenchmarkBuildEastus(b *testing.B) {
-	skus := catalog(b, "eastus")
+	list := readARMSKUs(catalog(b, "eastus"), "eastus")
 	known, err := DefaultKnownSKUs()
 	if err != nil {
 		b.Fatal(err)
@@ -20,14 +20,15 @@ func BenchmarkBuildEastus(b *testing.B) {
 	opts.KnownSKUs = known
 	b.ReportAllocs()
 	for b.Loop() {
-		cat, err := Build(skus, opts)
+		cat, err := list.Build(opts)
 		if err != nil || len(cat.InstanceTypes) == 0 {
 			b.Fatal(err)
 		}
 	}
 }
 
-func BenchmarkParseSKUs(b *testing.B) {
+// BenchmarkReadSKUs reads the eastus catalogue's JSON into SKUs.
+func BenchmarkReadSKUs(b *testing.B) {
 	data, err := azuredata.Catalog("eastus")
 	if err != nil {
 		b.Fatal(err)
@@ -35,7 +36,7 @@ func BenchmarkParseSKUs(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ParseSKUs(data); err != nil {
+		if _, err := ReadSKUs(data, "eastus"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
-
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/kubeletconfig"
 	"github.com/napkit/napkit/pricing"
@@ -35,11 +33,17 @@ func (c *Catalogue) Find(name string) (*InstanceType, bool) {
 	return nil, false
 }
 
-// Build turns ARM Resource SKUs listed for opts.Region into the catalogue: it drops the SKUs no node
-// should use (recording why), and gives each remaining one its capacity, overhead, allocatable,
-// labels and priced offerings. It fails only on invalid options (errors wrap ErrBadOptions); a SKU
-// record that cannot be read is excluded as ExcludedBadSKU. skus are not modified.
-func Build(skus []*armcompute.ResourceSKU, opts Options) (*Catalogue, error) {
+// Build turns the SKUs of opts.Region into the catalogue: it drops the SKUs no node should use
+// (recording why), and gives each remaining one its capacity, overhead, allocatable, labels and priced
+// offerings. It fails only on invalid options (errors wrap ErrBadOptions); a SKU that does not pass
+// SKU.Validate, or a nil one, is excluded as ExcludedBadSKU. skus are not modified.
+//
+// ReadSKUs reads ARM's JSON into SKUs, and package azuresku converts the Azure SDK's records.
+func Build(skus []*SKU, opts Options) (*Catalogue, error) { return buildCatalogue(skus, nil, opts) }
+
+// buildCatalogue is Build with records a reader could not turn into SKUs, listed as they are unless their
+// name is one AKS or Karpenter restricts (the name check comes before reading, as for every SKU).
+func buildCatalogue(skus []*SKU, unreadable []Excluded, opts Options) (*Catalogue, error) {
 	s, err := opts.resolve()
 	if err != nil {
 		return nil, err
@@ -54,8 +58,14 @@ func Build(skus []*armcompute.ResourceSKU, opts Options) (*Catalogue, error) {
 		admitted:     make(map[string]bool, len(skus)),
 		types:        make([]*InstanceType, 0, len(skus)),
 	}
-	for i, raw := range skus {
-		b.add(i, raw)
+	for _, ex := range unreadable {
+		if kind, reason, ok := restrictedName(ex.Name); ok {
+			ex.Kind, ex.Reason = kind, reason
+		}
+		b.excluded = append(b.excluded, ex)
+	}
+	for i, sku := range skus {
+		b.add(i, sku)
 	}
 	return b.catalogue(), nil
 }
@@ -78,8 +88,8 @@ type reservationKey struct {
 	memoryGiB float64
 }
 
-func (b *builder) add(i int, raw *armcompute.ResourceSKU) {
-	c, ex := b.admit(i, raw)
+func (b *builder) add(i int, sku *SKU) {
+	c, ex := b.admit(i, sku)
 	if ex != nil {
 		b.excluded = append(b.excluded, *ex)
 		return
@@ -92,26 +102,19 @@ func (b *builder) add(i int, raw *armcompute.ResourceSKU) {
 	b.types = append(b.types, it)
 }
 
-// admit reads one record and runs every exclusion rule; it returns either a candidate or why not.
-func (b *builder) admit(i int, raw *armcompute.ResourceSKU) (*candidate, *Excluded) {
+// admit checks one SKU and runs every exclusion rule; it returns either a candidate or why not.
+func (b *builder) admit(i int, sku *SKU) (*candidate, *Excluded) {
 	name := ""
-	if raw != nil {
-		name = deref(raw.Name)
+	if sku != nil {
+		name = sku.Name
 	}
 	exclude := func(kind ExclusionKind, reason string) (*candidate, *Excluded) {
-		if name == "" {
-			name = fmt.Sprintf("(entry %d)", i)
-		}
-		return nil, &Excluded{Name: name, Kind: kind, Reason: reason}
+		return nil, &Excluded{Name: entryName(name, i), Kind: kind, Reason: reason}
 	}
-	switch {
-	case aksRestricted.Has(name):
-		return exclude(ExcludedAKSRestricted, "AKS does not allow this size for nodes")
-	case karpenterRestricted.Has(name):
-		return exclude(ExcludedKarpenterRestricted, "Karpenter on Azure does not use this size")
+	if kind, reason, ok := restrictedName(name); ok {
+		return exclude(kind, reason)
 	}
-	sku, err := NewSKU(raw, b.region)
-	if err != nil {
+	if err := sku.Validate(); err != nil {
 		return exclude(ExcludedBadSKU, err.Error())
 	}
 	if sku.ResourceType != "" && !strings.EqualFold(sku.ResourceType, "virtualMachines") {
@@ -135,6 +138,17 @@ func (b *builder) admit(i int, raw *armcompute.ResourceSKU) (*candidate, *Exclud
 	}
 	b.admitted[name] = true
 	return c, nil
+}
+
+// restrictedName says whether AKS or Karpenter keeps the size called name off nodes.
+func restrictedName(name string) (ExclusionKind, string, bool) {
+	switch {
+	case aksRestricted.Has(name):
+		return ExcludedAKSRestricted, "AKS does not allow this size for nodes", true
+	case karpenterRestricted.Has(name):
+		return ExcludedKarpenterRestricted, "Karpenter on Azure does not use this size", true
+	}
+	return "", "", false
 }
 
 func (b *builder) instanceType(c *candidate) (*InstanceType, error) {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -38,7 +37,7 @@ func TestOptionErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := defaultOptions(t, "eastus")
 			tc.mutate(&opts)
-			cat, err := Build(fixture(t, "eastus"), opts)
+			cat, err := readARMSKUs(fixture(t, "eastus"), "eastus").Build(opts)
 			require.ErrorIs(t, err, ErrBadOptions)
 			var optErr *OptionError
 			require.ErrorAs(t, err, &optErr)
@@ -67,7 +66,7 @@ func TestBuildDeterministic(t *testing.T) {
 	before, err := json.Marshal(skus)
 	require.NoError(t, err)
 	first := marshal(t, build(t, skus, defaultOptions(t, "southcentralus")))
-	reversed := make([]*armcompute.ResourceSKU, len(skus))
+	reversed := make([]*armSKU, len(skus))
 	for i, s := range skus {
 		reversed[len(skus)-1-i] = s
 	}
@@ -204,9 +203,10 @@ func TestDefaultKnownSKUs(t *testing.T) {
 }
 
 func TestLoadDefault(t *testing.T) {
-	skus, err := LoadDefault("westus2")
+	list, err := LoadDefault("westus2")
 	require.NoError(t, err)
-	assert.Len(t, skus, 1194)
+	assert.Len(t, list.SKUs, 1194)
+	assert.Empty(t, list.Unreadable)
 	_, err = LoadDefault("mars")
 	assert.ErrorContains(t, err, "mars")
 }

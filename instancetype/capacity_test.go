@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"testing"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -80,12 +79,12 @@ var section28 = []section28Row{
 
 // section28SKUs returns the fixture record of each row where southcentralus has one, and a synthetic
 // record with the published vCPU/GiB otherwise ("public" rows), so every row is built from one input.
-func section28SKUs(t *testing.T) []*armcompute.ResourceSKU {
-	byName := map[string]*armcompute.ResourceSKU{}
+func section28SKUs(t *testing.T) []*armSKU {
+	byName := map[string]*armSKU{}
 	for _, raw := range fixture(t, "southcentralus") {
 		byName[deref(raw.Name)] = raw
 	}
-	var skus []*armcompute.ResourceSKU
+	var skus []*armSKU
 	for _, row := range section28 {
 		raw, ok := byName[row.name]
 		if !ok {

@@ -4,17 +4,23 @@
 //
 // Data flows one way:
 //
-//	ARM Resource SKUs (JSON) ──ParseSKUs──► []*armcompute.ResourceSKU ─┐
-//	AKSNodeClass (image family, OS disk, security, GPU mode, maxPods) ─┤
-//	cluster network (default maxPods) ─────────────────────────────────┼─Build─► Catalogue
-//	region prices (package pricing), known sizes, unavailable offerings┘          │
-//	                                                                              ▼
-//	              InstanceTypes (cheapest first) + Excluded (name, kind, reason) ──► provisioner
+//	ARM Resource SKUs (JSON) ──ReadSKUs──► SKUList ([]*SKU + unreadable) ┐
+//	  (azuresku.Read: the SDK's armcompute.ResourceSKU, same reader)    │
+//	or []*SKU from any other source ────────────────────────────────────┤
+//	AKSNodeClass (image family, OS disk, security, GPU mode, maxPods) ──┤
+//	cluster network (default maxPods) ──────────────────────────────────┼─Build─► Catalogue
+//	region prices (package pricing), known sizes, unavailable offerings ┘          │
+//	                                                                               ▼
+//	               InstanceTypes (cheapest first) + Excluded (name, kind, reason) ──► provisioner
+//
+// The package imports no Azure SDK package: SKU is its own record, and ReadSKUs reads ARM's JSON
+// format directly. The converter from the SDK's type is package azuresku, beside the ARM code.
 //
 // Build runs each SKU through the same steps:
 //
-//  1. Read: NewSKU converts the string-valued ARM capabilities into a typed SKU and applies the
-//     region's zone and location restrictions; a record that does not read is excluded, never fatal.
+//  1. Read: ReadSKUs converts the string-valued ARM capabilities into a typed SKU and applies the
+//     region's zone and location restrictions; a record that does not read, or a SKU that fails
+//     SKU.Validate, is excluded, never fatal.
 //  2. Filter: global rules (AKS- and Karpenter-restricted sizes, an unparseable size name, a location
 //     restriction, fewer than 2 vCPUs or 3.5 GiB, GPUs AKS has no driver for, constrained-core and
 //     confidential sizes), then the node class's rules (GPU driver for the image's OS, gpu.mode Driver,

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -50,20 +49,20 @@ func TestGlobalFiltersFixture(t *testing.T) {
 }
 
 func TestGlobalFiltersEachRule(t *testing.T) {
-	withCaps := func(name string, caps ...string) *armcompute.ResourceSKU {
+	withCaps := func(name string, caps ...string) *armSKU {
 		return syntheticSKU(name, "4", "16", caps...)
 	}
 	otherRegion := withCaps("Standard_D4s_v5")
 	otherRegion.Locations, otherRegion.LocationInfo[0].Location = []*string{ptr("westus")}, ptr("westus")
 	restricted := withCaps("Standard_D8s_v5")
-	restricted.Restrictions = []*armcompute.ResourceSKURestrictions{{
-		Type: ptr(armcompute.ResourceSKURestrictionsTypeLocation), Values: []*string{ptr("eastus")},
+	restricted.Restrictions = []*armRestriction{{
+		Type: ptr(restrictionLocation), Values: []*string{ptr("eastus")},
 	}}
 	disk := withCaps("Premium_LRS")
 	disk.ResourceType = ptr("disks")
 	badSize := withCaps("Standard_Weird")
 	tests := []struct {
-		raw    *armcompute.ResourceSKU
+		raw    *armSKU
 		name   string
 		kind   ExclusionKind
 		reason string
@@ -84,7 +83,7 @@ func TestGlobalFiltersEachRule(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cat := build(t, []*armcompute.ResourceSKU{tc.raw}, defaultOptions(t, "eastus"))
+			cat := build(t, []*armSKU{tc.raw}, defaultOptions(t, "eastus"))
 			assert.Empty(t, cat.InstanceTypes)
 			assert.Equal(t, []Excluded{{Name: tc.name, Kind: tc.kind, Reason: tc.reason}}, cat.Excluded)
 		})
@@ -92,7 +91,7 @@ func TestGlobalFiltersEachRule(t *testing.T) {
 }
 
 func TestGlobalFilterBoundaries(t *testing.T) {
-	skus := []*armcompute.ResourceSKU{
+	skus := []*armSKU{
 		syntheticSKU("Standard_X2", "2", "3.5"),
 		syntheticSKU("Standard_D4s_v5", "4", "16"),
 		syntheticSKU("Standard_D4s_v5", "4", "16"),
@@ -105,7 +104,7 @@ func TestGlobalFilterBoundaries(t *testing.T) {
 func TestLocationRestrictionFixture(t *testing.T) {
 	raw := fixtureRecord(t, "westcentralus", "Standard_A0")
 	raw.Name = ptr("Standard_A0x") // dodge the AKS-restricted name check to reach the restriction
-	cat := build(t, []*armcompute.ResourceSKU{raw}, defaultOptions(t, "westcentralus"))
+	cat := build(t, []*armSKU{raw}, defaultOptions(t, "westcentralus"))
 	assert.Equal(t, ExcludedLocationRestricted, cat.Excluded[0].Kind)
 }
 
@@ -116,8 +115,8 @@ func nodeClass(mutate func(*api.AKSNodeClassSpec)) *api.AKSNodeClass {
 }
 
 // gpuExtras are GPU sizes the fixtures lack, as synthetic records.
-func gpuExtras() []*armcompute.ResourceSKU {
-	return []*armcompute.ResourceSKU{
+func gpuExtras() []*armSKU {
+	return []*armSKU{
 		syntheticSKU("Standard_NC8ads_A10_v4", "8", "110", "GPUs", "1"),
 		syntheticSKU("Standard_NV4ads_V710_v5", "4", "16", "GPUs", "1"),
 		syntheticSKU("Standard_NV4as_v4", "4", "14", "GPUs", "1"),

@@ -8,9 +8,9 @@ import (
 	"github.com/napkit/napkit/api"
 )
 
-// FuzzParseSKUs feeds random and mutated ARM JSON through ParseSKUs, NewSKU and Build: nothing may
+// FuzzReadSKUs feeds random and mutated ARM JSON through ReadSKUs and Build: nothing may
 // panic, every error must wrap the package's sentinels, and SKU errors must name the SKU and field.
-func FuzzParseSKUs(f *testing.F) {
+func FuzzReadSKUs(f *testing.F) {
 	for _, region := range []string{"eastus", "southcentralus", "westcentralus"} {
 		data, err := fixtureBytes(region)
 		if err != nil {
@@ -27,7 +27,7 @@ func FuzzParseSKUs(f *testing.F) {
 	f.Add([]byte(`[null]`))
 	f.Add([]byte(`{"value":null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		skus, err := ParseSKUs(data)
+		skus, err := parseARMSKUs(data)
 		if err != nil {
 			if !errors.Is(err, ErrBadSKUList) {
 				t.Fatalf("error does not wrap ErrBadSKUList: %v", err)
@@ -35,11 +35,11 @@ func FuzzParseSKUs(f *testing.F) {
 			return
 		}
 		for _, raw := range skus {
-			sku, err := NewSKU(raw, "eastus")
+			sku, err := readARMSKU(raw, "eastus")
 			if err != nil {
 				var skuErr *SKUError
 				if !errors.As(err, &skuErr) || !errors.Is(err, ErrBadSKU) {
-					t.Fatalf("NewSKU error is not a *SKUError wrapping ErrBadSKU: %v", err)
+					t.Fatalf("readARMSKU error is not a *SKUError wrapping ErrBadSKU: %v", err)
 				}
 				if skuErr.SKU == "" || skuErr.Field == "" || !strings.Contains(err.Error(), skuErr.Field) {
 					t.Fatalf("error does not name the SKU and field: %v", err)
@@ -52,7 +52,7 @@ func FuzzParseSKUs(f *testing.F) {
 			FindMaxEphemeral(sku)
 			ChooseOSDisk(sku, 128)
 		}
-		cat, err := Build(skus, Options{Region: "eastus", Network: api.DefaultClusterNetwork()})
+		cat, err := readARMSKUs(skus, "eastus").Build(Options{Region: "eastus", Network: api.DefaultClusterNetwork()})
 		if err != nil {
 			t.Fatalf("Build failed on valid options: %v", err)
 		}

@@ -4,11 +4,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
 	"github.com/stretchr/testify/require"
 
 	"github.com/napkit/napkit/api"
-	"github.com/napkit/napkit/azuredata"
+	"github.com/napkit/napkit/internal/azuredata"
 	"github.com/napkit/napkit/pricing"
 )
 
@@ -24,23 +23,26 @@ func regionPrices(t testing.TB, region string) pricing.RegionPrices {
 }
 
 // fixture returns the hand-picked SKU records of region.
-func fixture(t testing.TB, region string) []*armcompute.ResourceSKU {
+func fixture(t testing.TB, region string) []*armSKU {
 	t.Helper()
 	data, err := azuredata.Fixture(region)
 	require.NoError(t, err)
-	skus, err := ParseSKUs(data)
+	skus, err := parseARMSKUs(data)
 	require.NoError(t, err)
 	return skus
 }
 
-func catalog(t testing.TB, region string) []*armcompute.ResourceSKU {
+// catalog returns the embedded full-region records of region.
+func catalog(t testing.TB, region string) []*armSKU {
 	t.Helper()
-	skus, err := LoadDefault(region)
+	data, err := azuredata.Catalog(region)
+	require.NoError(t, err)
+	skus, err := parseARMSKUs(data)
 	require.NoError(t, err)
 	return skus
 }
 
-func fixtureRecord(t testing.TB, region, name string) *armcompute.ResourceSKU {
+func fixtureRecord(t testing.TB, region, name string) *armSKU {
 	t.Helper()
 	for _, raw := range fixture(t, region) {
 		if deref(raw.Name) == name {
@@ -53,7 +55,7 @@ func fixtureRecord(t testing.TB, region, name string) *armcompute.ResourceSKU {
 
 func fixtureSKU(t testing.TB, region, name string) *SKU {
 	t.Helper()
-	sku, err := NewSKU(fixtureRecord(t, region, name), region)
+	sku, err := readARMSKU(fixtureRecord(t, region, name), region)
 	require.NoError(t, err)
 	return sku
 }
@@ -64,9 +66,10 @@ func defaultOptions(t testing.TB, region string) Options {
 	return Options{Region: region, Network: api.DefaultClusterNetwork(), Prices: regionPrices(t, region)}
 }
 
-func build(t testing.TB, skus []*armcompute.ResourceSKU, opts Options) *Catalogue {
+// build reads the records for opts.Region and builds their catalogue.
+func build(t testing.TB, records []*armSKU, opts Options) *Catalogue {
 	t.Helper()
-	cat, err := Build(skus, opts)
+	cat, err := readARMSKUs(records, opts.Region).Build(opts)
 	require.NoError(t, err)
 	return cat
 }
@@ -89,23 +92,23 @@ func exclusionOf(cat *Catalogue, name string) *Excluded {
 
 // syntheticSKU is an ARM record for a size the fixtures lack (the "public" rows of section 2.8):
 // zonal in 1-3, spot-capable, no local disks.
-func syntheticSKU(name string, vcpus, memoryGB string, extra ...string) *armcompute.ResourceSKU {
+func syntheticSKU(name string, vcpus, memoryGB string, extra ...string) *armSKU {
 	caps := []string{"vCPUs", vcpus, "MemoryGB", memoryGB, "CpuArchitectureType", "x64",
 		"HyperVGenerations", "V1,V2", "LowPriorityCapable", "True", "PremiumIO", "True",
 		"AcceleratedNetworkingEnabled", "True"}
 	caps = append(caps, extra...)
-	sku := &armcompute.ResourceSKU{
+	sku := &armSKU{
 		Name:         ptr(name),
 		Size:         ptr(sizeFromName(name)),
 		Family:       ptr("syntheticFamily"),
 		ResourceType: ptr("virtualMachines"),
 		Locations:    []*string{ptr("eastus")},
-		LocationInfo: []*armcompute.ResourceSKULocationInfo{{
+		LocationInfo: []*armLocationInfo{{
 			Location: ptr("eastus"), Zones: []*string{ptr("1"), ptr("2"), ptr("3")},
 		}},
 	}
 	for i := 0; i+1 < len(caps); i += 2 {
-		sku.Capabilities = append(sku.Capabilities, &armcompute.ResourceSKUCapabilities{Name: ptr(caps[i]), Value: ptr(caps[i+1])})
+		sku.Capabilities = append(sku.Capabilities, &armCapability{Name: ptr(caps[i]), Value: ptr(caps[i+1])})
 	}
 	return sku
 }

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -77,7 +76,7 @@ func TestOfferingsZoneRestrictions(t *testing.T) {
 }
 
 func TestOfferingPrices(t *testing.T) {
-	skus := []*armcompute.ResourceSKU{
+	skus := []*armSKU{
 		syntheticSKU("Standard_D4s_v5", "4", "16"),
 		syntheticSKU("Standard_D4s_v99", "4", "16"), // priced nowhere, unknown
 		syntheticSKU("Standard_E4s_v5", "4", "32"),
@@ -113,7 +112,7 @@ func TestUnavailableCallback(t *testing.T) {
 		calls = append(calls, sku+" "+zone+" "+capacityType)
 		return zone == "eastus-2"
 	}
-	it := mustFind(t, build(t, []*armcompute.ResourceSKU{syntheticSKU("Standard_D4s_v5", "4", "16")}, opts), "Standard_D4s_v5")
+	it := mustFind(t, build(t, []*armSKU{syntheticSKU("Standard_D4s_v5", "4", "16")}, opts), "Standard_D4s_v5")
 	slices.Sort(calls)
 	assert.Equal(t, []string{
 		"Standard_D4s_v5 0 on-demand", "Standard_D4s_v5 0 spot",

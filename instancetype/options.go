@@ -10,10 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
-
 	"github.com/napkit/napkit/api"
-	"github.com/napkit/napkit/azuredata"
+	"github.com/napkit/napkit/internal/azuredata"
 	"github.com/napkit/napkit/kubeletconfig"
 	"github.com/napkit/napkit/pricing"
 )
@@ -110,17 +108,32 @@ func DefaultKnownSKUs() (map[string]bool, error) {
 	}
 }
 
-// LoadDefault returns the embedded full-region SKU catalogue of region (eastus or westus2), parsed.
-func LoadDefault(region string) ([]*armcompute.ResourceSKU, error) {
+// LoadDefault reads the embedded full-region SKU catalogue of region (eastus or westus2).
+func LoadDefault(region string) (*SKUList, error) {
 	data, err := azuredata.Catalog(region)
 	if err != nil {
 		return nil, fmt.Errorf("instancetype: %w", err)
 	}
-	skus, err := ParseSKUs(data)
+	list, err := ReadSKUs(data, region)
 	if err != nil {
 		return nil, fmt.Errorf("instancetype: embedded catalogue %s: %w", region, err)
 	}
-	return skus, nil
+	return list, nil
+}
+
+// LoadFixture reads the embedded hand-picked SKU records of region (eastus, southcentralus or
+// westcentralus: a few dozen sizes each, chosen for their edge cases), for examples and tests that
+// want a small catalogue.
+func LoadFixture(region string) (*SKUList, error) {
+	data, err := azuredata.Fixture(region)
+	if err != nil {
+		return nil, fmt.Errorf("instancetype: %w", err)
+	}
+	list, err := ReadSKUs(data, region)
+	if err != nil {
+		return nil, fmt.Errorf("instancetype: embedded SKU records %s: %w", region, err)
+	}
+	return list, nil
 }
 
 // DefaultOptions are the Options of region on the embedded data, with no Azure call: the embedded
@@ -142,7 +155,7 @@ func DefaultOptions(region string, network api.ClusterNetwork) (Options, error) 
 // BuildDefault builds region's catalogue from the embedded SKUs and DefaultOptions: what napkit
 // plans with when it has no Azure account.
 func BuildDefault(region string, network api.ClusterNetwork) (*Catalogue, error) {
-	skus, err := LoadDefault(region)
+	list, err := LoadDefault(region)
 	if err != nil {
 		return nil, err
 	}
@@ -150,5 +163,5 @@ func BuildDefault(region string, network api.ClusterNetwork) (*Catalogue, error)
 	if err != nil {
 		return nil, err
 	}
-	return Build(skus, opts)
+	return list.Build(opts)
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/napkit/napkit/azuredata"
+	"github.com/napkit/napkit/internal/azuredata"
 )
 
 func TestParseSize(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -26,13 +25,13 @@ func TestParseSKUsShapes(t *testing.T) {
 		{"null value", `{"value":null}`, 0, `no "value" array`},
 		{"scalar", `42`, 0, `got "42"`},
 		{"null entry", `[null]`, 0, "entry 0: null"},
-		{"wrong type names the field", `[{"name":7}]`, 0, "entry 0: json: cannot unmarshal number into Go struct field wireSKU.name of type string"},
-		{"bad capability value type", `[` + entry + `,{"capabilities":[{"name":"vCPUs","value":2}]}]`, 0, "entry 1: json: cannot unmarshal number into Go struct field wireCapability.capabilities.value of type string"},
+		{"wrong type names the field", `[{"name":7}]`, 0, "entry 0: json: cannot unmarshal number into Go struct field armSKU.name of type string"},
+		{"bad capability value type", `[` + entry + `,{"capabilities":[{"name":"vCPUs","value":2}]}]`, 0, "entry 1: json: cannot unmarshal number into Go struct field armCapability.capabilities.value of type string"},
 		{"truncated", `{"value":[` + entry, 0, "unexpected end of JSON input"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			skus, err := ParseSKUs([]byte(tc.data))
+			skus, err := parseARMSKUs([]byte(tc.data))
 			if tc.wantErr != "" {
 				require.ErrorIs(t, err, ErrBadSKUList)
 				assert.Contains(t, err.Error(), tc.wantErr)
@@ -53,8 +52,8 @@ func TestParseSKUsKeepsEveryField(t *testing.T) {
 	assert.Equal(t, "Standard", deref(raw.Tier))
 	require.Len(t, raw.Restrictions, 1)
 	r := raw.Restrictions[0]
-	assert.Equal(t, armcompute.ResourceSKURestrictionsTypeZone, *r.Type)
-	assert.Equal(t, armcompute.ResourceSKURestrictionsReasonCodeNotAvailableForSubscription, *r.ReasonCode)
+	assert.Equal(t, restrictionZone, *r.Type)
+	assert.Equal(t, "NotAvailableForSubscription", *r.ReasonCode)
 	assert.Equal(t, []*string{ptr("1")}, r.RestrictionInfo.Zones)
 	assert.Equal(t, []*string{ptr("eastus")}, r.Values)
 }
@@ -111,7 +110,7 @@ func TestNewSKUZones(t *testing.T) {
 			assert.True(t, sku.OfferedInRegion)
 		})
 	}
-	other, err := NewSKU(fixtureRecord(t, "eastus", "Standard_D2s_v3"), "westus2")
+	other, err := readARMSKU(fixtureRecord(t, "eastus", "Standard_D2s_v3"), "westus2")
 	require.NoError(t, err)
 	assert.False(t, other.OfferedInRegion)
 	assert.Empty(t, other.Zones)
@@ -119,20 +118,20 @@ func TestNewSKUZones(t *testing.T) {
 
 func TestNewSKUZoneDetails(t *testing.T) {
 	raw := syntheticSKU("Standard_D4s_v5", "4", "16")
-	raw.LocationInfo[0].ZoneDetails = []*armcompute.ResourceSKUZoneDetails{
+	raw.LocationInfo[0].ZoneDetails = []*armZoneDetails{
 		nil,
-		{Name: []*string{ptr("1"), nil, ptr("2")}, Capabilities: []*armcompute.ResourceSKUCapabilities{
+		{Name: []*string{ptr("1"), nil, ptr("2")}, Capabilities: []*armCapability{
 			nil, {Name: ptr("UltraSSDAvailable"), Value: ptr("True")},
 		}},
-		{Name: []*string{ptr("3")}, Capabilities: []*armcompute.ResourceSKUCapabilities{
+		{Name: []*string{ptr("3")}, Capabilities: []*armCapability{
 			{Name: ptr("UltraSSDAvailable"), Value: ptr("False")},
 		}},
 	}
-	raw.Restrictions = []*armcompute.ResourceSKURestrictions{{
-		Type:            ptr(armcompute.ResourceSKURestrictionsTypeZone),
-		RestrictionInfo: &armcompute.ResourceSKURestrictionInfo{Locations: []*string{ptr("EastUS")}, Zones: []*string{ptr("2")}},
+	raw.Restrictions = []*armRestriction{{
+		Type:            ptr(restrictionZone),
+		RestrictionInfo: &armRestrictionInfo{Locations: []*string{ptr("EastUS")}, Zones: []*string{ptr("2")}},
 	}}
-	sku, err := NewSKU(raw, "eastus")
+	sku, err := readARMSKU(raw, "eastus")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"1", "3"}, sku.Zones)
 	assert.Equal(t, []string{"1"}, sku.UltraSSDZones)
@@ -140,16 +139,16 @@ func TestNewSKUZoneDetails(t *testing.T) {
 }
 
 func TestNewSKUErrors(t *testing.T) {
-	withCap := func(name, value string) *armcompute.ResourceSKU {
+	withCap := func(name, value string) *armSKU {
 		return syntheticSKU("Standard_X", "2", "8", name, value)
 	}
 	tests := []struct {
 		name string
-		raw  *armcompute.ResourceSKU
+		raw  *armSKU
 		want string
 	}{
 		{"nil record", nil, "(unnamed SKU): record: missing"},
-		{"no name", &armcompute.ResourceSKU{}, "(unnamed SKU): name: missing"},
+		{"no name", &armSKU{}, "(unnamed SKU): name: missing"},
 		{"bad memory", withCap("MemoryGB", "abc"), `Standard_X: capability MemoryGB: want a number, got "abc"`},
 		{"NaN memory", withCap("MemoryGB", "NaN"), `Standard_X: capability MemoryGB: want a number, got "NaN"`},
 		{"negative memory", withCap("MemoryGB", "-1"), `Standard_X: capability MemoryGB: want a number, got "-1"`},
@@ -160,14 +159,14 @@ func TestNewSKUErrors(t *testing.T) {
 		{"bad arch", withCap("CpuArchitectureType", "riscv"), `Standard_X: capability CpuArchitectureType: want x64 or Arm64, got "riscv"`},
 		{"bad generation", withCap("HyperVGenerations", "V1,V3"), `Standard_X: capability HyperVGenerations: want a list of V1 and V2, got "V1,V3"`},
 		{"empty generation", withCap("HyperVGenerations", " , "), `want a list of V1 and V2, got " , "`},
-		{"no vCPUs", &armcompute.ResourceSKU{Name: ptr("Standard_Y")}, "Standard_Y: capability vCPUs: missing"},
-		{"no memory", &armcompute.ResourceSKU{Name: ptr("Standard_Y"), Capabilities: []*armcompute.ResourceSKUCapabilities{
+		{"no vCPUs", &armSKU{Name: ptr("Standard_Y")}, "Standard_Y: capability vCPUs: missing"},
+		{"no memory", &armSKU{Name: ptr("Standard_Y"), Capabilities: []*armCapability{
 			{Name: ptr("vCPUs"), Value: ptr("2")},
 		}}, "Standard_Y: capability MemoryGB: missing"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := NewSKU(tc.raw, "eastus")
+			_, err := readARMSKU(tc.raw, "eastus")
 			require.ErrorIs(t, err, ErrBadSKU)
 			var skuErr *SKUError
 			require.True(t, errors.As(err, &skuErr))
@@ -177,15 +176,15 @@ func TestNewSKUErrors(t *testing.T) {
 }
 
 func TestNewSKUNilPointersEverywhere(t *testing.T) {
-	raw := &armcompute.ResourceSKU{
+	raw := &armSKU{
 		Name:         ptr("Standard_D2s_v3"),
-		Capabilities: []*armcompute.ResourceSKUCapabilities{nil, {}, {Name: ptr("vCPUs")}, {Value: ptr("2")}, {Name: ptr("vCPUs"), Value: ptr("2")}, {Name: ptr("MemoryGB"), Value: ptr("8")}},
-		LocationInfo: []*armcompute.ResourceSKULocationInfo{nil, {}, {Location: ptr("eastus"), Zones: []*string{nil, ptr("")},
-			ZoneDetails: []*armcompute.ResourceSKUZoneDetails{nil, {}}}},
+		Capabilities: []*armCapability{nil, {}, {Name: ptr("vCPUs")}, {Value: ptr("2")}, {Name: ptr("vCPUs"), Value: ptr("2")}, {Name: ptr("MemoryGB"), Value: ptr("8")}},
+		LocationInfo: []*armLocationInfo{nil, {}, {Location: ptr("eastus"), Zones: []*string{nil, ptr("")},
+			ZoneDetails: []*armZoneDetails{nil, {}}}},
 		Locations:    []*string{nil},
-		Restrictions: []*armcompute.ResourceSKURestrictions{nil, {}, {Type: ptr(armcompute.ResourceSKURestrictionsTypeZone)}, {Type: ptr(armcompute.ResourceSKURestrictionsTypeZone), Values: []*string{nil, ptr("eastus")}}},
+		Restrictions: []*armRestriction{nil, {}, {Type: ptr(restrictionZone)}, {Type: ptr(restrictionZone), Values: []*string{nil, ptr("eastus")}}},
 	}
-	sku, err := NewSKU(raw, "eastus")
+	sku, err := readARMSKU(raw, "eastus")
 	require.NoError(t, err)
 	assert.Equal(t, "D2s_v3", sku.Size, "size taken from the name")
 	assert.Equal(t, int64(2), sku.VCPUsAvailable, "defaults to vCPUs")

@@ -28,8 +28,8 @@ type Bootstrap struct {
 // another offering.
 type BootstrapFunc func(ctx context.Context, c Choice) (Bootstrap, error)
 
-// bootstrapFor returns the bootstrap of c, checked for mode.
-func (r *Request) bootstrapFor(ctx context.Context, c Choice, mode imagefamily.Mode) (Bootstrap, error) {
+// ResolveBootstrap returns the bootstrap of c, checked for mode.
+func (r *Request) ResolveBootstrap(ctx context.Context, c Choice, mode imagefamily.Mode) (Bootstrap, error) {
 	b := Bootstrap{Image: r.Image, CustomData: r.CustomData, CSE: r.CSE, Machine: r.Machine}
 	if r.BootstrapFor != nil {
 		var err error

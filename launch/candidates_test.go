@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/napkit/napkit/api"
-	"github.com/napkit/napkit/azuredata"
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/launch"
 	"github.com/napkit/napkit/pricing"
@@ -13,14 +12,12 @@ import (
 )
 
 func TestCandidatesFromCatalogue(t *testing.T) {
-	data, err := azuredata.Fixture("southcentralus")
-	require.NoError(t, err)
-	skus, err := instancetype.ParseSKUs(data)
+	list, err := instancetype.LoadFixture("southcentralus")
 	require.NoError(t, err)
 	snapshot, err := pricing.DefaultSnapshot()
 	require.NoError(t, err)
 	prices, _ := snapshot.Region("southcentralus")
-	cat, err := instancetype.Build(skus, instancetype.Options{Region: "southcentralus", Network: api.DefaultClusterNetwork(), Prices: prices})
+	cat, err := list.Build(instancetype.Options{Region: "southcentralus", Network: api.DefaultClusterNetwork(), Prices: prices})
 	require.NoError(t, err)
 	d64, ok := cat.Find("Standard_D64s_v3")
 	require.True(t, ok)

@@ -29,13 +29,15 @@ func (c Choice) Placement() Placement {
 // zones share load), and candidates still tied by SKU name. A nil rnd keeps
 // input order. Choose reports false when no offering is left.
 func Choose(candidates []Candidate, cache *UnavailableOfferings, rnd *rand.Rand) (Choice, bool) {
-	return choose(candidates, rnd, func(c Choice) bool {
+	return ChooseUsable(candidates, rnd, func(c Choice) bool {
 		return c.Offering.Available && !cache.IsUnavailable(c.Placement())
 	})
 }
 
-// choose is Choose with the availability test as a parameter.
-func choose(candidates []Candidate, rnd *rand.Rand, usable func(Choice) bool) (Choice, bool) {
+// ChooseUsable is Choose with the availability test as a parameter: a
+// launcher that also skips what it has already tried this launch passes its
+// own.
+func ChooseUsable(candidates []Candidate, rnd *rand.Rand, usable func(Choice) bool) (Choice, bool) {
 	var best Choice
 	found := false
 	for _, cand := range candidates {
@@ -99,3 +101,6 @@ func rankZone(zone string) int {
 	}
 	return 1
 }
+
+// isZonal reports whether zone is an availability zone rather than regional.
+func isZonal(zone string) bool { return zone != RegionalZone }

@@ -1,54 +1,33 @@
-// Package launch turns a NodeClaim's launch request into an Azure virtual
-// machine, and back: it creates, gets, lists, deletes and garbage-collects the
-// VMs, NICs and AKS Machines that node autoprovisioning owns.
+// Package launch is the contract between napkit's plans and a cloud: the small
+// [Launcher] interface that creates, gets, lists and deletes the machines
+// behind NodeClaims, and the SDK-free types around it. It imports no Azure SDK
+// package, so a platform can implement Launcher for another cloud, a test
+// double or its own provisioning API without linking Azure. Package
+// launch/azure implements it on the Azure SDK for Go; launch/azuresim is the
+// in-memory Azure Resource Manager its tests and the example controller run
+// against.
 //
-// The contract is the small [Launcher] interface, which users can implement for
-// their own clouds or tests. [AzureLauncher] implements it on the Azure SDK for
-// Go (armcompute and armnetwork, and a bare azcore ARM client for the AKS
-// Machine API) through one kind of azcore pipeline, so retries, throttling
-// (429 with Retry-After) and transport injection are azcore's.
+// Data flows one way:
 //
-// [RequestFor] builds a [Request] from the planner's instance types (see
-// [CandidatesFrom]) and an imagefamily input; its [BootstrapFunc] runs
-// imagefamily.Generate for the offering the launcher picks, since the image,
-// kubelet reservations and node labels depend on the size, zone and capacity
-// type.
+//	planner instance types ─CandidatesFrom─► []Candidate ┐
+//	imagefamily input ───────────────────────────────────┼─RequestFor─► *Request ─► Launcher.Create ─► *Instance
+//	                                                     │                 (Choose an offering; BootstrapFor
+//	UnavailableOfferings (what failed recently) ─────────┘                  renders its bootstrap)
+//
+// [RequestFor] builds a [Request] from the planner's instance types and an
+// imagefamily input; its [BootstrapFunc] runs imagefamily.Generate for the
+// offering the launcher picks, since the image, kubelet reservations and node
+// labels depend on the size, zone and capacity type. [Request.ValidateFor]
+// checks a request for a launcher's mode without quoting a secret.
 //
 // A launch picks one offering (instance type, zone, capacity type) from the
 // request's [Candidate] list with [Choose]: cheapest available first, spot
 // before on-demand at equal price, zonal before regional, remaining ties
-// broken by a seeded shuffle. ARM failures are classified by [ClassifyError]
-// into a typed [*LaunchError] and recorded in the [UnavailableOfferings] cache
-// with the scope and time-to-live of the reference table, so the next attempt
-// and the next scheduling pass avoid the offering.
-//
-// What a node costs in ARM writes depends on the provisioning mode
-// ([AzureOptions].Mode):
-//
-//	aksscriptless             NIC, VM, billing extension              3 writes
-//	bootstrappingclient       NIC, VM, CSE, billing extension         4 writes
-//	aksmachineapi             Machine (AKS makes VM, NIC, bootstrap)  1 write
-//	aksmachineapiheaderbatch  one Machine PUT per batch               1 write per ≤50 nodes
-//
-// Extensions cannot ride in the VM PUT (a VM's "resources" are read-only in
-// ARM), so each is its own write; the billing extension is added only in the
-// public, China and US Government clouds. In the header-batch mode,
-// concurrent creates whose Machine bodies differ only in name, zones and tags
-// are held for up to [AzureOptions].BatchIdle without a new create (BatchMax
-// at most, or until BatchMaxSize of them wait) and sent as one PUT whose
-// BatchPutMachine header lists each machine; every Create gets its own
-// machine's result and then follows that machine with GETs.
-//
-// A NIC joins the backend pools of the cluster's kubernetes and
-// kubernetes-internal load balancers and, on a custom VNET, AKS's managed NSG,
-// unless the request or the options name them. Both are looked up once in the
-// node resource group and cached; a NIC refused over stale pools triggers one
-// fresh lookup and retry.
+// broken by a seeded shuffle. A launcher classifies its cloud's failures into
+// a typed [*LaunchError] (errors.Is against ErrInsufficientCapacity and the
+// other sentinels) and records them in the [UnavailableOfferings] cache, so
+// the next attempt and the next scheduling pass avoid the offering.
 //
 // [LaunchAll] runs many launches with a concurrency bound; each launch is
 // independent of the others' failures.
-//
-// The sub-package azuresim is an in-memory Azure Resource Manager for tests and
-// the example controller; it sits behind the SDK's transport seam, not inside
-// this package's code path.
 package launch

@@ -68,10 +68,10 @@ func (r Reason) sentinels() []error {
 	}
 }
 
-// offeringSpecific reports whether another offering may succeed where this
+// OfferingSpecific reports whether another offering may succeed where this
 // one failed. Throttling, regional quota and server faults hit every
 // offering alike, so trying the next one would only add load.
-func (r Reason) offeringSpecific() bool {
+func (r Reason) OfferingSpecific() bool {
 	switch r {
 	case ReasonSubscriptionQuotaReached, ReasonSKUNotAvailable, ReasonZonalAllocationFailure,
 		ReasonAllocationFailure, ReasonOverconstrainedZonalAllocation, ReasonOverconstrainedAllocation:
@@ -115,9 +115,9 @@ func (e *LaunchError) Is(target error) bool {
 	return slices.Contains(e.Reason.sentinels(), target)
 }
 
-// newLaunchError builds a LaunchError for the offering in c (zero Choice
+// NewLaunchError builds a LaunchError for the offering in c (zero Choice
 // when no offering was tried).
-func newLaunchError(reason Reason, nodeClaim string, c Choice, err error) *LaunchError {
+func NewLaunchError(reason Reason, nodeClaim string, c Choice, err error) *LaunchError {
 	return &LaunchError{
 		Reason:        reason,
 		NodeClaimName: nodeClaim,

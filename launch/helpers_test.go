@@ -1,95 +1,28 @@
 package launch_test
 
 import (
-	"encoding/json"
-	"strings"
-	"sync"
-	"testing"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
-	"github.com/stretchr/testify/require"
-
 	"github.com/napkit/napkit/launch"
-	"github.com/napkit/napkit/launch/azuresim"
 )
 
+// Test values of the launch-level tests; the Azure launcher's tests have their own.
 const (
-	testRG         = "MC_rg_napkit_westus2"
-	testCluster    = "napkit"
 	testSubnet     = "/subscriptions/sub/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/vnet/subnets/nodes"
 	testCIG        = "/CommunityGalleries/AKSUbuntu-38d80f77-467a-481f-a8d4-09b6d4220bd2/images/2204gen2containerd/versions/202501.01.0"
-	testSIG        = "/subscriptions/sig/resourceGroups/AKS-Ubuntu/providers/Microsoft.Compute/galleries/AKSUbuntu/images/2204gen2containerd/versions/202501.01.0"
 	testCustomData = "I2Jvb3RzdHJhcC10b2tlbjogYWJjZGVmLjAxMjM0NTY3ODlhYmNkZWY=" // "#bootstrap-token: abcdef.0123456789abcdef"
+	testSIG        = "/subscriptions/sig/resourceGroups/AKS-Ubuntu/providers/Microsoft.Compute/galleries/AKSUbuntu/images/2204gen2containerd/versions/202501.01.0"
 	testSSHKey     = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForTests napkit"
 )
 
-// fakeClock is a settable clock.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+// fakeClock is a settable clock for the unavailable-offerings cache.
+type fakeClock struct{ now time.Time }
 
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-}
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)} }
 
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
+func (c *fakeClock) Now() time.Time { return c.now }
 
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// fastRetry keeps azcore's retry policy, with test-sized delays.
-func fastRetry() policy.RetryOptions {
-	return policy.RetryOptions{
-		MaxRetries:    3,
-		RetryDelay:    time.Millisecond,
-		MaxRetryDelay: 500 * time.Millisecond,
-		TryTimeout:    300 * time.Millisecond,
-	}
-}
-
-type fixture struct {
-	sim      *azuresim.Sim
-	launcher *launch.AzureLauncher
-	clock    *fakeClock
-}
-
-// newFixture runs a real AzureLauncher against a fresh simulated Azure.
-func newFixture(t testing.TB, simOpts azuresim.Options, mutate ...func(*launch.AzureOptions)) *fixture {
-	t.Helper()
-	clock := newFakeClock()
-	if simOpts.Clock == nil {
-		simOpts.Clock = clock.Now
-	}
-	sim := azuresim.New(simOpts)
-	clientOpts := sim.ClientOptions()
-	clientOpts.Retry = fastRetry()
-	opts := launch.AzureOptions{
-		SubscriptionID: sim.SubscriptionID(),
-		ResourceGroup:  testRG,
-		Location:       sim.Location(),
-		ClusterName:    testCluster,
-		Credential:     sim.Credential(),
-		ClientOptions:  clientOpts,
-		PollFrequency:  time.Millisecond,
-		Seed:           42,
-		Clock:          clock.Now,
-	}
-	for _, m := range mutate {
-		m(&opts)
-	}
-	l, err := launch.NewAzureLauncher(opts)
-	require.NoError(t, err)
-	return &fixture{sim: sim, launcher: l, clock: clock}
-}
+func (c *fakeClock) Advance(d time.Duration) { c.now = c.now.Add(d) }
 
 func offering(zone, capacityType string, price float64) launch.Offering {
 	return launch.Offering{Zone: zone, CapacityType: capacityType, Price: price, Available: true}
@@ -124,40 +57,7 @@ func request(name string, candidates ...launch.Candidate) *launch.Request {
 	}
 }
 
-// jsonBody decodes a recorded request body.
-func jsonBody(t testing.TB, r azuresim.Record) map[string]any {
-	t.Helper()
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(r.Body, &m))
-	return m
-}
-
-// field walks a dotted path through decoded JSON; numeric segments index arrays.
-func field(v any, path string) any {
-	for _, p := range strings.Split(path, ".") {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[p]
-		case []any:
-			i := 0
-			for _, ch := range p {
-				i = i*10 + int(ch-'0')
-			}
-			if i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
-
-// lastPut returns the body of the last PUT of op on name.
-func lastPut(t testing.TB, sim *azuresim.Sim, op azuresim.Op, name string) map[string]any {
-	t.Helper()
-	recs := sim.RequestsFor(op, name)
-	require.NotEmpty(t, recs, "no %s request for %s", op, name)
-	return jsonBody(t, recs[len(recs)-1])
+// d is a cache placement of a standardDSv5Family size.
+func d(sku string, vcpus int, zone, ct string) launch.Placement {
+	return launch.Placement{SKU: sku, Family: "standardDSv5Family", VCPUs: vcpus, Zone: zone, CapacityType: ct}
 }

@@ -39,7 +39,7 @@ func (c *countingLauncher) Create(ctx context.Context, req *launch.Request) (*la
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &launch.Instance{Name: launch.ResourceName(req.NodeClaimName), NodeClaimName: req.NodeClaimName}, nil
+	return &launch.Instance{Name: "aks-" + req.NodeClaimName, NodeClaimName: req.NodeClaimName}, nil
 }
 
 func (c *countingLauncher) Delete(context.Context, string) error { return nil }

@@ -6,7 +6,8 @@ import (
 )
 
 // Launcher creates and removes the machines behind NodeClaims. Implement it
-// for another cloud, or fake it in tests; [AzureLauncher] is the Azure one.
+// for another cloud, or fake it in tests; package launch/azure's Launcher is
+// the Azure one.
 type Launcher interface {
 	// Create launches one of req's offerings and returns the instance. An
 	// instance that already exists for req.NodeClaimName is returned as is,
@@ -23,6 +24,16 @@ type Launcher interface {
 	// List returns every instance the launcher owns, ordered by name.
 	List(ctx context.Context) ([]*Instance, error)
 }
+
+// GCResult lists what one garbage-collection pass deleted, by resource name.
+type GCResult struct {
+	DeletedVMs      []string
+	DeletedNICs     []string
+	DeletedMachines []string
+}
+
+// DefaultMaxAttempts is how many offerings one launch tries before it gives up.
+const DefaultMaxAttempts = 3
 
 // State is an instance's provisioning state.
 type State string

@@ -119,14 +119,14 @@ type TrustedLaunch struct {
 	VTPM       bool
 }
 
-// usesEphemeralOSDisk reports whether the candidate's ephemeral placement
+// UsesEphemeralOSDisk reports whether the candidate's ephemeral placement
 // holds a disk of sizeGB.
-func (c Candidate) usesEphemeralOSDisk(sizeGB int32) bool {
+func (c Candidate) UsesEphemeralOSDisk(sizeGB int32) bool {
 	return c.EphemeralOSDiskPlacement != "" && c.EphemeralOSDiskMaxGB >= sizeGB
 }
 
-// adminUsername returns the admin user, defaulted.
-func (r *Request) adminUsername() string {
+// AdminUser returns the admin user, defaulted.
+func (r *Request) AdminUser() string {
 	if r.AdminUsername == "" {
 		return DefaultAdminUsername
 	}

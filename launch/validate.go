@@ -14,11 +14,11 @@ var nodeClaimNamePattern = regexp.MustCompile(`^[a-z0-9]([-.a-z0-9]{0,58}[a-z0-9
 
 // Validate reports every problem with the request for a VM-based launcher in
 // the default mode, wrapped in ErrInvalidRequest. It never quotes a secret.
-func (r *Request) Validate() error { return r.validateFor(imagefamily.ModeScriptless) }
+func (r *Request) Validate() error { return r.ValidateFor(imagefamily.ModeScriptless) }
 
-// validateFor checks the request for a launcher in mode. A BootstrapFor
+// ValidateFor checks the request for a launcher in mode. A BootstrapFor
 // request's bootstrap is checked per offering, when it is made.
-func (r *Request) validateFor(mode imagefamily.Mode) error {
+func (r *Request) ValidateFor(mode imagefamily.Mode) error {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if !nodeClaimNamePattern.MatchString(r.NodeClaimName) {
@@ -72,7 +72,7 @@ func (c Candidate) validate(i int) []error {
 		errs = append(errs, fmt.Errorf("candidates[%d] %s: vCPUs must be positive", i, c.SKU))
 	}
 	for j, o := range c.Offerings {
-		if _, err := armZones(o.Zone); err != nil {
+		if _, err := ZoneNumbers(o.Zone); err != nil {
 			errs = append(errs, fmt.Errorf("candidates[%d] %s offerings[%d]: %w", i, c.SKU, j, err))
 		}
 		if o.CapacityType != CapacityTypeSpot && o.CapacityType != CapacityTypeOnDemand {

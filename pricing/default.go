@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/napkit/napkit/azuredata"
+	"github.com/napkit/napkit/internal/azuredata"
 )
 
 // DefaultSnapshot parses the price table embedded in package azuredata: Linux pay-as-you-go prices

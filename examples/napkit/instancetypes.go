@@ -67,7 +67,7 @@ func (c *catalogueFlags) loadFor(nodeClass *api.AKSNodeClass) (*catalogue, error
 	if err != nil {
 		return nil, err
 	}
-	built, err := instancetype.Build(skus, instancetype.Options{
+	built, err := skus.Build(instancetype.Options{
 		Region:    c.region,
 		NodeClass: nodeClass,
 		Network:   c.network,
@@ -97,7 +97,7 @@ func (c *catalogueFlags) loadNodeClass() (*api.AKSNodeClass, error) {
 	return set.NodeClasses[0], nil
 }
 
-func (c *catalogueFlags) loadSKUs() ([]*armResourceSKU, error) {
+func (c *catalogueFlags) loadSKUs() (*instancetype.SKUList, error) {
 	if c.catalog == "" {
 		return instancetype.LoadDefault(c.region)
 	}
@@ -105,7 +105,7 @@ func (c *catalogueFlags) loadSKUs() ([]*armResourceSKU, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--catalog: %w", err)
 	}
-	skus, err := instancetype.ParseSKUs(data)
+	skus, err := instancetype.ReadSKUs(data, c.region)
 	if err != nil {
 		return nil, fmt.Errorf("--catalog %s: %w", c.catalog, err)
 	}

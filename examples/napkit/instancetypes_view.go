@@ -8,14 +8,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
-
-type armResourceSKU = armcompute.ResourceSKU
 
 // instanceTypesView is the JSON contract of `napkit instance-types -o json` (documented in README.md).
 type instanceTypesView struct {

@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/napkit/napkit/azuredata"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
 	"github.com/napkit/napkit/buildinfo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,9 +43,29 @@ func TestInstanceTypesJSONContract(t *testing.T) {
 	}
 }
 
-func TestInstanceTypesFromCatalogFile(t *testing.T) {
-	data, err := azuredata.Fixture("southcentralus")
+// catalogFile is an ARM Resource SKU list as the SDK writes it: a plain size and a constrained-vCPU one.
+func catalogFile(t *testing.T) []byte {
+	t.Helper()
+	sku := func(name, size, vcpus, available, memory string) *armcompute.ResourceSKU {
+		caps := []string{"vCPUs", vcpus, "vCPUsAvailable", available, "MemoryGB", memory, "HyperVGenerations", "V1,V2",
+			"CpuArchitectureType", "x64", "PremiumIO", "True", "LowPriorityCapable", "True"}
+		r := &armcompute.ResourceSKU{Name: to.Ptr(name), Size: to.Ptr(size), ResourceType: to.Ptr("virtualMachines"),
+			Family: to.Ptr("standardFamily"), Locations: to.SliceOfPtrs("southcentralus"),
+			LocationInfo: []*armcompute.ResourceSKULocationInfo{{Location: to.Ptr("southcentralus"), Zones: to.SliceOfPtrs("1", "2")}}}
+		for i := 0; i < len(caps); i += 2 {
+			r.Capabilities = append(r.Capabilities, &armcompute.ResourceSKUCapabilities{Name: to.Ptr(caps[i]), Value: to.Ptr(caps[i+1])})
+		}
+		return r
+	}
+	data, err := json.Marshal(armcompute.ResourceSKUsResult{Value: []*armcompute.ResourceSKU{
+		sku("Standard_D2s_v3", "D2s_v3", "2", "2", "8"), sku("Standard_M8-2ms", "M8-2ms", "8", "2", "218.75"),
+	}})
 	require.NoError(t, err)
+	return data
+}
+
+func TestInstanceTypesFromCatalogFile(t *testing.T) {
+	data := catalogFile(t)
 	path := filepath.Join(t.TempDir(), "skus.json")
 	require.NoError(t, os.WriteFile(path, data, 0o600))
 

@@ -25,6 +25,7 @@ import (
 	"github.com/napkit/napkit/imagefamily/bootstrap"
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/launch/azure"
 	"github.com/napkit/napkit/launch/azuresim"
 )
 
@@ -41,7 +42,7 @@ type stack struct {
 	t        *testing.T
 	c        *cluster
 	sim      *azuresim.Sim
-	launcher *launch.AzureLauncher
+	launcher *azure.Launcher
 	logPath  string
 	opts     stackOptions
 	ctrl     *running

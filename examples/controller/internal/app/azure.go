@@ -12,7 +12,7 @@ import (
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/examples/controller/internal/controller"
 	"github.com/napkit/napkit/examples/controller/internal/simnodes"
-	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/launch/azure"
 )
 
 // configureAzure launches on real Azure with azidentity's default credential chain (workload
@@ -26,7 +26,7 @@ func configureAzure(f *Flags, cfg *controller.Config) error {
 	if err != nil {
 		return fmt.Errorf("azure credential: %w", err)
 	}
-	launcher, err := launch.NewAzureLauncher(launch.AzureOptions{SubscriptionID: f.SubscriptionID,
+	launcher, err := azure.NewLauncher(azure.Options{SubscriptionID: f.SubscriptionID,
 		ResourceGroup: f.ResourceGroup, Location: f.Location, ClusterName: f.ClusterName, Credential: cred,
 		Cache: cfg.Offerings, Logger: cfg.Logger})
 	if err != nil {

@@ -26,7 +26,7 @@ func NewCatalogue(region string, network api.ClusterNetwork, offerings *launch.U
 	if err != nil {
 		return nil, err
 	}
-	base, err := instancetype.Build(skus, opts)
+	base, err := skus.Build(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func NewCatalogue(region string, network api.ClusterNetwork, offerings *launch.U
 	return func(class *api.AKSNodeClass) (*instancetype.Catalogue, error) {
 		o := opts
 		o.NodeClass = class
-		return instancetype.Build(skus, o)
+		return skus.Build(o)
 	}, nil
 }
 

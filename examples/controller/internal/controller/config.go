@@ -26,7 +26,7 @@ type Config struct {
 	// Dynamic serves the karpenter.sh and karpenter.azure.com custom resources.
 	Dynamic dynamic.Interface
 	// Launcher creates and deletes the VMs (the Azure launcher, or one on the simulated Azure). When
-	// it also has CollectGarbage (as *launch.AzureLauncher does), orphan VMs are collected.
+	// it also has CollectGarbage (as *azure.Launcher does), orphan VMs are collected.
 	Launcher launch.Launcher
 	// Offerings is the unavailable-offerings cache the launcher marks; the controller reads it when
 	// it picks an offering. Nil means a private, empty one.

@@ -11,7 +11,7 @@ import (
 
 // GarbageCollector is the optional part of a Launcher that removes VMs and NICs no NodeClaim owns
 // (a crash between create and the NodeClaim update, a claim deleted mid-launch).
-// *launch.AzureLauncher implements it.
+// *azure.Launcher (package launch/azure) implements it.
 type GarbageCollector interface {
 	CollectGarbage(ctx context.Context, owned func(nodeClaimName string) bool, gracePeriod time.Duration,
 		now time.Time) (launch.GCResult, error)

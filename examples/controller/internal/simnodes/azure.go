@@ -7,6 +7,7 @@ import (
 
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/launch/azure"
 	"github.com/napkit/napkit/launch/azuresim"
 )
 
@@ -28,7 +29,7 @@ type AzureOptions struct {
 // NewAzure returns a simulated Azure Resource Manager that offers every size of the catalogue in
 // the catalogue's region, and the real Azure launcher pointed at it through the SDK's transport
 // seam: the controller cannot tell it from Azure except by its speed.
-func NewAzure(opts AzureOptions) (*azuresim.Sim, *launch.AzureLauncher, error) {
+func NewAzure(opts AzureOptions) (*azuresim.Sim, *azure.Launcher, error) {
 	skus := map[string]azuresim.SKU{}
 	for _, it := range opts.Catalogue.InstanceTypes {
 		if it.SKU != nil {
@@ -36,7 +37,7 @@ func NewAzure(opts AzureOptions) (*azuresim.Sim, *launch.AzureLauncher, error) {
 		}
 	}
 	sim := azuresim.New(azuresim.Options{Location: opts.Catalogue.Region, SKUs: skus, Latency: opts.Latency, Clock: opts.Clock})
-	l, err := launch.NewAzureLauncher(launch.AzureOptions{
+	l, err := azure.NewLauncher(azure.Options{
 		SubscriptionID: sim.SubscriptionID(), ResourceGroup: opts.ResourceGroup, Location: sim.Location(),
 		ClusterName: opts.ClusterName, Credential: sim.Credential(), ClientOptions: sim.ClientOptions(),
 		PollFrequency: 10 * time.Millisecond, Seed: opts.Seed, Clock: opts.Clock, Cache: opts.Offerings, Logger: opts.Logger,

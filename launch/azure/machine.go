@@ -1,0 +1,119 @@
+package azure
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/napkit/napkit/imagefamily/bootstrap"
+	"github.com/napkit/napkit/launch"
+)
+
+// createMachine launches req as an AKS Machine: AKS makes the VM, its NIC
+// and its bootstrap, so one PUT is the node's only write.
+func (l *Launcher) createMachine(ctx context.Context, req *launch.Request) (*launch.Instance, error) {
+	name := bootstrap.MachineName(req.NodeClaimName)
+	if inst, err := l.reuseMachine(ctx, req.NodeClaimName, name); inst != nil || err != nil {
+		return inst, err
+	}
+	return l.launch(ctx, req, func(c launch.Choice) (*launch.Instance, *launch.LaunchError) {
+		return l.attemptMachine(ctx, req, name, c)
+	})
+}
+
+// reuseMachine returns the NodeClaim's existing machine, if any. A failed
+// one is deleted so the launch starts afresh; one being deleted is an error
+// to retry later.
+func (l *Launcher) reuseMachine(ctx context.Context, nodeClaimName, name string) (*launch.Instance, error) {
+	m, err := l.getMachine(ctx, name)
+	if isNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, ClassifyError(err, nodeClaimName, launch.Choice{}, nil)
+	}
+	switch m.state() {
+	case launch.StateDeleting:
+		return nil, launch.NewLaunchError(launch.ReasonCloudError, nodeClaimName, launch.Choice{}, fmt.Errorf("machine %s is being deleted", name))
+	case launch.StateFailed:
+		if err := l.deleteMachine(ctx, name); err != nil {
+			return nil, launch.NewLaunchError(launch.ReasonCloudError, nodeClaimName, launch.Choice{}, err)
+		}
+		return nil, nil
+	}
+	l.opts.Logger.Info("reusing existing AKS machine", "nodeClaim", nodeClaimName, "machine", name)
+	inst, err := l.machineInstance(m)
+	if err != nil {
+		return nil, launch.NewLaunchError(launch.ReasonCloudError, nodeClaimName, launch.Choice{}, err)
+	}
+	return inst, nil
+}
+
+// attemptMachine PUTs the machine for one offering (in a header batch in
+// mode aksmachineapiheaderbatch) and waits for AKS to build it; on failure
+// it classifies the error and deletes the machine.
+func (l *Launcher) attemptMachine(ctx context.Context, req *launch.Request, name string, c launch.Choice) (*launch.Instance, *launch.LaunchError) {
+	b, err := req.ResolveBootstrap(ctx, c, l.opts.Mode)
+	if err != nil {
+		return nil, launch.NewLaunchError(launch.ReasonInvalidRequest, req.NodeClaimName, c, err)
+	}
+	log := l.attemptLogger(req, c).With("machine", name)
+	log.Info("launching AKS machine")
+	body := machineBody(b.Machine, c, l.machineTags(req, b.Machine))
+	if l.batcher != nil {
+		return l.attemptBatchedMachine(ctx, log, req, name, c, body)
+	}
+	poller, err := l.beginPutMachine(ctx, name, body)
+	if err != nil {
+		return nil, l.machineFailed(ctx, log, req, name, c, err, nil, !armRejected(err))
+	}
+	m, err := pollUntilDone(ctx, poller, l.opts.PollFrequency)
+	if err != nil {
+		return nil, l.machineFailed(ctx, log, req, name, c, err, l.failedMachineError(ctx, name), true)
+	}
+	inst, err := l.machineInstance(&m)
+	if err != nil {
+		return nil, launch.NewLaunchError(launch.ReasonCloudError, req.NodeClaimName, c, err)
+	}
+	log.Info("launched", "providerID", inst.ProviderID)
+	return inst, nil
+}
+
+// failedMachineError reads the provisioning error AKS recorded on a machine
+// whose operation failed: it names the VM failure (allocation, quota) that
+// the operation's own error may only wrap. It is nil when unreadable.
+func (l *Launcher) failedMachineError(ctx context.Context, name string) *armErrorBody {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	m, err := l.getMachine(ctx, name)
+	if err != nil {
+		return nil
+	}
+	return m.provisioningError()
+}
+
+// machineFailed classifies a machine failure (marking the cache) and deletes
+// the machine when it may exist, reporting a cleanup failure alongside.
+func (l *Launcher) machineFailed(ctx context.Context, log *slog.Logger, req *launch.Request, name string, c launch.Choice,
+	err error, provisioning *armErrorBody, mayExist bool) *launch.LaunchError {
+	le := classifyMachineError(err, provisioning, req.NodeClaimName, c, l.opts.Cache)
+	log.Warn("launch failed", "reason", le.Reason, "error", err)
+	if !mayExist {
+		return le
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	if cleanupErr := l.deleteMachine(ctx, name); cleanupErr != nil {
+		le.Err = errors.Join(le.Err, cleanupErr)
+	}
+	return le
+}
+
+// deleteMachine deletes one machine; a machine that is gone is success.
+func (l *Launcher) deleteMachine(ctx context.Context, name string) error {
+	if err := l.deleteMachines(ctx, []string{name}); err != nil && !isNotFound(err) {
+		return cloudError("delete AKS machine", name, err)
+	}
+	return nil
+}

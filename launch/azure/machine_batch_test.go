@@ -1,0 +1,400 @@
+package azure_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/napkit/napkit/imagefamily"
+	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/launch/azure"
+	"github.com/napkit/napkit/launch/azuresim"
+)
+
+// headerBatch puts a fixture's launcher in mode aksmachineapiheaderbatch
+// with the given batch timing (zero keeps the default).
+func headerBatch(idle, maxWait time.Duration) func(*azure.Options) {
+	return func(o *azure.Options) {
+		machineMode(o)
+		o.Mode = imagefamily.ModeMachineAPIHeaderBatch
+		o.BatchIdle, o.BatchMax = idle, maxWait
+		o.MaxConcurrency = 100
+	}
+}
+
+// batchPuts are the batched Machine PUTs the simulator received, in order.
+func batchPuts(sim *azuresim.Sim) []azuresim.Record {
+	var out []azuresim.Record
+	for _, r := range sim.Requests() {
+		if r.Op == azuresim.OpMachinePut {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// goroutinesSettle fails unless the goroutine count drops back to base:
+// nothing the batches started outlives them.
+func goroutinesSettle(t *testing.T, base int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	assert.LessOrEqual(t, runtime.NumGoroutine(), base, "goroutines left running")
+}
+
+// launchAt starts a Create of name after delay, on ctx; its outcome arrives
+// on the returned channel.
+type outcome struct {
+	inst    *launch.Instance
+	err     error
+	elapsed time.Duration
+}
+
+func launchAt(t *testing.T, ctx context.Context, l *azure.Launcher, delay time.Duration, name string, cands ...launch.Candidate) <-chan outcome {
+	t.Helper()
+	req := machineRequest(t, name, cands...)
+	out := make(chan outcome, 1)
+	go func() {
+		time.Sleep(delay)
+		start := time.Now()
+		inst, err := l.Create(ctx, req)
+		out <- outcome{inst: inst, err: err, elapsed: time.Since(start)}
+	}()
+	return out
+}
+
+// 100 concurrent creates with one template go out as 2 PUTs of 50: full
+// batches are sent at once, without waiting for the idle timer.
+func TestHeaderBatch100ConcurrentCreates(t *testing.T) {
+	base := runtime.NumGoroutine()
+	f := newFixture(t, azuresim.Options{}, headerBatch(time.Minute, time.Minute))
+	reqs := make([]*launch.Request, 100)
+	for i := range reqs {
+		reqs[i] = machineRequest(t, fmt.Sprintf("hb-%03d", i), candidate("Standard_D2s_v5", 2, zonal(0.1)...))
+	}
+	start := time.Now()
+	results := launch.LaunchAll(context.Background(), f.launcher, reqs, len(reqs))
+	assert.Less(t, time.Since(start), 30*time.Second, "full batches do not wait for the 1 min idle timer")
+
+	puts := batchPuts(f.sim)
+	require.Len(t, puts, 2)
+	var named []string
+	for _, p := range puts {
+		require.Len(t, p.Batch, 50)
+		assert.Equal(t, p.Batch[0], p.Name, "the PUT addresses its batch's first machine")
+		body := jsonBody(t, p)
+		assert.Nil(t, body["zones"], "zones go in the header")
+		assert.Nil(t, field(body, "properties.tags"), "tags go in the header")
+		assert.Equal(t, "Standard_D2s_v5", field(body, "properties.hardware.vmSize"))
+		named = append(named, p.Batch...)
+	}
+	slices.Sort(named)
+	var want []string
+	for _, r := range reqs {
+		want = append(want, r.NodeClaimName)
+	}
+	assert.Equal(t, want, named, "every machine in exactly one batch")
+	assert.Equal(t, want, f.sim.MachineNames())
+	assert.Equal(t, 2, f.sim.WriteCalls(), "two writes for 100 nodes")
+
+	zones := map[string]int{}
+	for _, r := range results {
+		require.NoError(t, r.Err)
+		inst := r.Instance
+		assert.Equal(t, r.Request.NodeClaimName, inst.NodeClaimName, "each machine has its own tags")
+		assert.Equal(t, azuresim.MachineVMName(testMachinesPool, r.Request.NodeClaimName), inst.Name)
+		assert.Equal(t, launch.CapacityTypeSpot, inst.CapacityType)
+		assert.Equal(t, launch.StateSucceeded, inst.State)
+		zones[inst.Zone]++
+	}
+	assert.Greater(t, len(zones), 1, "machines of one batch land in their own zones: %v", zones)
+	goroutinesSettle(t, base)
+}
+
+// launchSpaced starts n creates gap apart, named by format and their index, and requires every
+// one to succeed.
+func launchSpaced(t *testing.T, f *fixture, cand launch.Candidate, n int, gap time.Duration, format string) {
+	t.Helper()
+	outs := make([]<-chan outcome, n)
+	for i := range n {
+		outs[i] = launchAt(t, context.Background(), f.launcher, time.Duration(i)*gap, fmt.Sprintf(format, i), cand)
+	}
+	for _, o := range outs {
+		require.NoError(t, (<-o).err)
+	}
+}
+
+// A batch that is not full is sent BatchIdle after its last create; a create
+// arriving before then keeps it open.
+func TestHeaderBatchIdleCloses(t *testing.T) {
+	const idle = 200 * time.Millisecond
+	f := newFixture(t, azuresim.Options{}, headerBatch(idle, time.Minute))
+	cand := candidate("Standard_D2s_v5", 2, offering("westus2-1", launch.CapacityTypeOnDemand, 0.1))
+	start := time.Now()
+	launchSpaced(t, f, cand, 5, 20*time.Millisecond, "idle-%d")
+	puts := batchPuts(f.sim)
+	require.Len(t, puts, 1, "creates 20 ms apart share one batch")
+	assert.Equal(t, []string{"idle-0", "idle-1", "idle-2", "idle-3", "idle-4"}, puts[0].Batch)
+	sent := puts[0].At.Sub(start)
+	assert.GreaterOrEqual(t, sent, 80*time.Millisecond+idle, "sent BatchIdle after the last create")
+	assert.Less(t, sent, 10*time.Second, "long before BatchMax")
+}
+
+// A batch whose creates keep coming is sent BatchMax after it opened.
+func TestHeaderBatchMaxCloses(t *testing.T) {
+	const maxWait = 150 * time.Millisecond
+	f := newFixture(t, azuresim.Options{}, headerBatch(time.Minute, maxWait))
+	cand := candidate("Standard_D2s_v5", 2, offering("westus2-1", launch.CapacityTypeOnDemand, 0.1))
+	start := time.Now()
+	launchSpaced(t, f, cand, 12, 30*time.Millisecond, "max-%02d")
+	puts := batchPuts(f.sim)
+	require.GreaterOrEqual(t, len(puts), 2, "the idle timer (1 min) never fired; BatchMax closed the batches")
+	assert.Less(t, len(puts[0].Batch), 12)
+	assert.Equal(t, "max-00", puts[0].Batch[0])
+	sent := puts[0].At.Sub(start)
+	assert.GreaterOrEqual(t, sent, maxWait)
+	assert.Less(t, sent, 10*time.Second)
+	total := 0
+	for _, p := range puts {
+		total += len(p.Batch)
+	}
+	assert.Equal(t, 12, total)
+	assert.Len(t, f.sim.MachineNames(), 12)
+}
+
+// A create whose context ends while its batch is open leaves the batch at
+// once: the PUT never names it, and nothing is made for it. A batch all of
+// whose creates left sends nothing.
+func TestHeaderBatchCancelledWaiter(t *testing.T) {
+	base := runtime.NumGoroutine()
+	const idle = 300 * time.Millisecond
+	f := newFixture(t, azuresim.Options{}, headerBatch(idle, time.Minute))
+	cand := candidate("Standard_D2s_v5", 2, offering("westus2-1", launch.CapacityTypeOnDemand, 0.1))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	a := launchAt(t, context.Background(), f.launcher, 0, "cancel-a", cand)
+	b := launchAt(t, ctx, f.launcher, 0, "cancel-b", cand)
+	c := launchAt(t, context.Background(), f.launcher, 0, "cancel-c", cand)
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	gotB := <-b
+	var le *launch.LaunchError
+	require.ErrorAs(t, gotB.err, &le)
+	assert.Equal(t, launch.ReasonCloudError, le.Reason)
+	assert.ErrorIs(t, gotB.err, context.Canceled)
+	assert.Less(t, gotB.elapsed, idle, "the cancelled create returned before its batch was sent")
+	require.NoError(t, (<-a).err)
+	require.NoError(t, (<-c).err)
+
+	puts := batchPuts(f.sim)
+	require.Len(t, puts, 1)
+	assert.ElementsMatch(t, []string{"cancel-a", "cancel-c"}, puts[0].Batch)
+	assert.Equal(t, []string{"cancel-a", "cancel-c"}, f.sim.MachineNames())
+	assert.Empty(t, f.sim.RequestsFor(azuresim.OpMachineDelete, "cancel-b"))
+
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	d := launchAt(t, ctx2, f.launcher, 0, "cancel-d", cand)
+	e := launchAt(t, ctx2, f.launcher, 0, "cancel-e", cand)
+	time.Sleep(50 * time.Millisecond)
+	cancel2()
+	require.ErrorIs(t, (<-d).err, context.Canceled)
+	require.ErrorIs(t, (<-e).err, context.Canceled)
+	time.Sleep(idle + 100*time.Millisecond)
+	assert.Len(t, batchPuts(f.sim), 1, "an emptied batch sends nothing")
+	goroutinesSettle(t, base)
+}
+
+// A create whose context ends after its batch was sent returns at once; the
+// batch deletes the machine it made for it when the PUT answers.
+func TestHeaderBatchCancelledAfterSend(t *testing.T) {
+	base := runtime.NumGoroutine()
+	f := newFixture(t, azuresim.Options{OpLatency: map[azuresim.Op]time.Duration{azuresim.OpMachinePut: 300 * time.Millisecond}},
+		headerBatch(20*time.Millisecond, time.Minute), func(o *azure.Options) {
+			o.ClientOptions.Retry.TryTimeout = 10 * time.Second // the slow PUT is not a hung one
+		})
+	cand := candidate("Standard_D2s_v5", 2, offering("westus2-1", launch.CapacityTypeOnDemand, 0.1))
+	ctx, cancel := context.WithCancel(context.Background())
+	a := launchAt(t, context.Background(), f.launcher, 0, "late-a", cand)
+	b := launchAt(t, ctx, f.launcher, 0, "late-b", cand)
+	time.Sleep(120 * time.Millisecond) // the batch is sent at 20 ms; its PUT takes 300 ms
+	cancel()
+	gotB := <-b
+	require.ErrorIs(t, gotB.err, context.Canceled)
+	assert.Less(t, gotB.elapsed, 250*time.Millisecond, "returned before the PUT answered")
+	require.NoError(t, (<-a).err)
+
+	puts := batchPuts(f.sim)
+	require.Len(t, puts, 1)
+	assert.ElementsMatch(t, []string{"late-a", "late-b"}, puts[0].Batch)
+	assert.Eventually(t, func() bool { return slices.Equal(f.sim.MachineNames(), []string{"late-a"}) }, 5*time.Second, 5*time.Millisecond,
+		"the abandoned machine is deleted: %v", f.sim.MachineNames())
+	assert.Len(t, f.sim.RequestsFor(azuresim.OpMachineDelete, "late-b"), 1)
+	goroutinesSettle(t, base)
+}
+
+// An ARM error about the whole batch reaches every waiting create as its
+// own typed error, classified as for a single PUT.
+func TestHeaderBatchARMErrorFansOut(t *testing.T) {
+	tests := []struct {
+		name      string
+		fault     azuresim.Fault
+		wantIs    []error
+		reason    launch.Reason
+		wantPuts  int
+		wantCache bool
+	}{
+		{name: "shared size refused", fault: azuresim.Fault{Kind: azuresim.FaultVMSizeNotSupported, Count: 1},
+			wantIs: []error{launch.ErrSKUNotAvailable, launch.ErrInsufficientCapacity}, reason: launch.ReasonSKUNotAvailable,
+			wantPuts: 1, wantCache: true},
+		{name: "throttled", fault: azuresim.Fault{Kind: azuresim.FaultThrottle, Op: azuresim.OpMachinePut, RetryAfter: time.Millisecond},
+			wantIs: []error{launch.ErrThrottled}, reason: launch.ReasonThrottled, wantPuts: 4}, // azcore's 3 retries
+		{name: "server error is not retried", fault: azuresim.Fault{Kind: azuresim.FaultServerError, Op: azuresim.OpMachinePut},
+			wantIs: []error{launch.ErrCloud}, reason: launch.ReasonCloudError, wantPuts: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, azuresim.Options{}, headerBatch(50*time.Millisecond, time.Minute))
+			f.sim.Inject(tt.fault)
+			cand := candidate("Standard_D2s_v5", 2, offering("westus2-1", launch.CapacityTypeOnDemand, 0.1), offering("westus2-2", launch.CapacityTypeOnDemand, 0.1))
+			reqs := make([]*launch.Request, 5)
+			for i := range reqs {
+				reqs[i] = machineRequest(t, fmt.Sprintf("fan-%d", i), cand)
+			}
+			results := launch.LaunchAll(context.Background(), f.launcher, reqs, len(reqs))
+			for _, r := range results {
+				var le *launch.LaunchError
+				require.ErrorAs(t, r.Err, &le, r.Request.NodeClaimName)
+				assert.Equal(t, tt.reason, le.Reason)
+				assert.Equal(t, r.Request.NodeClaimName, le.NodeClaimName, "each create has its own error")
+				for _, want := range tt.wantIs {
+					assert.ErrorIs(t, r.Err, want)
+				}
+				var re *azcore.ResponseError
+				assert.ErrorAs(t, r.Err, &re, "the ARM answer stays reachable")
+			}
+			puts := batchPuts(f.sim)
+			require.Len(t, puts, tt.wantPuts)
+			for _, p := range puts {
+				assert.Len(t, p.Batch, 5, "one batch for all five")
+			}
+			assert.Empty(t, f.sim.MachineNames())
+			assert.Equal(t, tt.wantCache, f.launcher.Cache().IsUnavailable(d("Standard_D2s_v5", 2, "westus2-2", launch.CapacityTypeOnDemand)))
+		})
+	}
+}
+
+// Per-machine failures in the batch's answer reach only their machines,
+// classified by their own codes; the others launch. A machine AKS fails
+// later is seen through its own GETs.
+func TestHeaderBatchPerMachineErrors(t *testing.T) {
+	od := launch.CapacityTypeOnDemand
+	f := newFixture(t, azuresim.Options{}, headerBatch(30*time.Millisecond, time.Minute))
+	f.sim.Inject(azuresim.Fault{Kind: azuresim.FaultSkuNotAvailable, Name: "pm-sku", Count: 1})
+	f.sim.Inject(azuresim.Fault{Kind: azuresim.FaultMachineInternalError, Name: "pm-internal", Count: 1})
+	f.sim.Inject(azuresim.Fault{Kind: azuresim.FaultAllocationFailed, Name: "pm-alloc", Async: true, Count: 1})
+	cand := candidate("Standard_D2s_v5", 2, offering("westus2-1", od, 0.1), offering("0", od, 0.2))
+	names := []string{"pm-ok", "pm-sku", "pm-internal", "pm-alloc"}
+	reqs := make([]*launch.Request, len(names))
+	for i, n := range names {
+		reqs[i] = machineRequest(t, n, cand)
+	}
+	results := launch.LaunchAll(context.Background(), f.launcher, reqs, len(reqs))
+	got := map[string]error{}
+	zone := map[string]string{}
+	for _, r := range results {
+		got[r.Request.NodeClaimName] = r.Err
+		if r.Instance != nil {
+			zone[r.Request.NodeClaimName] = r.Instance.Zone
+		}
+	}
+	require.NoError(t, got["pm-ok"])
+	assert.Equal(t, "westus2-1", zone["pm-ok"])
+	require.NoError(t, got["pm-sku"], "SkuNotAvailable moved it to the next offering")
+	assert.Equal(t, launch.RegionalZone, zone["pm-sku"])
+	require.NoError(t, got["pm-alloc"], "the failed machine was deleted and the next offering tried")
+	assert.Equal(t, launch.RegionalZone, zone["pm-alloc"])
+	var le *launch.LaunchError
+	require.ErrorAs(t, got["pm-internal"], &le)
+	assert.Equal(t, launch.ReasonCloudError, le.Reason, "an internal error is not the offering's fault")
+	assert.ErrorContains(t, got["pm-internal"], "InternalOperationError")
+	assert.True(t, f.launcher.Cache().IsUnavailable(d("Standard_D2s_v5", 2, "westus2-1", od)), "marked by pm-sku's and pm-alloc's failures")
+
+	puts := batchPuts(f.sim)
+	require.GreaterOrEqual(t, len(puts), 2)
+	assert.ElementsMatch(t, names, puts[0].Batch, "one first batch for all four")
+	assert.Equal(t, []string{"pm-alloc", "pm-ok", "pm-sku"}, f.sim.MachineNames())
+	assert.Empty(t, f.sim.RequestsFor(azuresim.OpMachineDelete, "pm-sku"), "a machine the batch refused was never made")
+	assert.Len(t, f.sim.RequestsFor(azuresim.OpMachineDelete, "pm-alloc"), 1)
+}
+
+// Bodies that differ beyond name, zones and tags go in different batches.
+func TestHeaderBatchGroupsByTemplate(t *testing.T) {
+	od := launch.CapacityTypeOnDemand
+	f := newFixture(t, azuresim.Options{}, headerBatch(50*time.Millisecond, time.Minute))
+	var wg sync.WaitGroup
+	for i := range 6 {
+		sku := []string{"Standard_D2s_v5", "Standard_D4s_v5"}[i%2]
+		req := machineRequest(t, fmt.Sprintf("tpl-%d", i), candidate(sku, 2, offering(fmt.Sprintf("westus2-%d", i%3+1), od, 0.1)))
+		wg.Go(func() {
+			_, err := f.launcher.Create(context.Background(), req)
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	puts := batchPuts(f.sim)
+	require.Len(t, puts, 2)
+	sizes := map[string][]string{}
+	for _, p := range puts {
+		sizes[field(jsonBody(t, p), "properties.hardware.vmSize").(string)] = slices.Sorted(slices.Values(p.Batch))
+	}
+	assert.Equal(t, map[string][]string{
+		"Standard_D2s_v5": {"tpl-0", "tpl-2", "tpl-4"},
+		"Standard_D4s_v5": {"tpl-1", "tpl-3", "tpl-5"},
+	}, sizes)
+}
+
+func TestHeaderBatchOptions(t *testing.T) {
+	for _, tt := range []struct {
+		mutate func(*azure.Options)
+		want   string
+	}{
+		{func(o *azure.Options) { o.BatchIdle = -time.Second }, "BatchIdle must not be negative"},
+		{func(o *azure.Options) { o.BatchMax = -time.Second }, "BatchMax must not be negative"},
+		{func(o *azure.Options) { o.BatchMaxSize = 51 }, "BatchMaxSize must be between 1 and 50"},
+		{func(o *azure.Options) { o.BatchMaxSize = -1 }, "BatchMaxSize must be between 1 and 50"},
+	} {
+		t.Run(tt.want, func(t *testing.T) {
+			sim := azuresim.New(azuresim.Options{})
+			opts := azure.Options{SubscriptionID: "sub", ResourceGroup: "rg", Location: "westus2", ClusterName: "c", Credential: sim.Credential()}
+			headerBatch(0, 0)(&opts)
+			tt.mutate(&opts)
+			_, err := azure.NewLauncher(opts)
+			require.ErrorIs(t, err, launch.ErrInvalidOptions)
+			assert.ErrorContains(t, err, tt.want)
+		})
+	}
+}
+
+// A batch of one still goes out with the header: every create in this mode
+// does.
+func TestHeaderBatchOfOne(t *testing.T) {
+	f := newFixture(t, azuresim.Options{}, headerBatch(10*time.Millisecond, time.Minute))
+	inst, err := f.launcher.Create(context.Background(), machineRequest(t, "solo", candidate("Standard_D2s_v5", 2, offering("0", launch.CapacityTypeOnDemand, 0.1))))
+	require.NoError(t, err)
+	assert.Equal(t, launch.RegionalZone, inst.Zone)
+	puts := batchPuts(f.sim)
+	require.Len(t, puts, 1)
+	assert.Equal(t, []string{"solo"}, puts[0].Batch)
+	assert.False(t, errors.Is(err, launch.ErrCloud))
+}
