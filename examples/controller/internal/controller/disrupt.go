@@ -23,8 +23,9 @@ func (c *Controller) disruptionLoop(ctx context.Context) {
 	}, c.cfg.DisruptionInterval)
 }
 
-// disrupt decides, waits ValidationDelay, decides again, and executes the commands both passes
-// agree on: Karpenter's validation, which keeps a command from acting on a cluster that moved
+// disrupt decides, waits ValidationDelay, decides again, and executes, in the plan's order, the
+// commands both passes agree on and no refused eviction holds back (pdbgate.go): Karpenter's
+// validation, which keeps a command from acting on a cluster that moved
 // while it waited (pods arrived, a node was nominated, a budget filled up).
 func (c *Controller) disrupt(ctx context.Context) error {
 	s := c.takeSnapshot()
@@ -47,6 +48,10 @@ func (c *Controller) disrupt(ctx context.Context) error {
 	for _, cmd := range plan.Commands {
 		if !slices.ContainsFunc(again.Commands, func(x consolidation.Command) bool { return confirms(x, cmd) }) {
 			c.log.Info("command no longer valid", "command", describe(cmd))
+			continue
+		}
+		if pdb := c.heldBy(cmd); pdb != "" {
+			c.log.Info("command waits: an eviction under its PodDisruptionBudget was refused", "command", describe(cmd), "pdb", pdb)
 			continue
 		}
 		if err := c.execute(ctx, cmd); err != nil {

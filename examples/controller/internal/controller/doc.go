@@ -1,4 +1,7 @@
 // Package controller wires napkit's library into a Kubernetes controller: pending pods are planned by
 // the provisioner and launched through a launch.Launcher, nodes are registered and initialized, and
-// consolidation, drift and expiration commands are executed through the termination finalizer.
+// consolidation, drift and expiration commands are executed through the termination finalizer. A
+// command's drain evicts in the order its plan lists the moves and waits on each pod's
+// PodDisruptionBudget rather than run into a refusal; a refusal all the same is recorded on the
+// NodeClaim and holds back the commands touching that PDB (pdbgate.go).
 package controller

@@ -27,19 +27,35 @@ const (
 	tierCriticalDaemon
 )
 
-// drain evicts the lowest tier of pods still on the node and reports whether the node is empty of
-// pods worth waiting for.
+// drain evicts the lowest tier of pods still on the node, in the order the disruption command
+// listed their moves, and reports whether the node is empty of pods worth waiting for. A pod whose
+// PodDisruptionBudget allows no eviction now is left for a later round rather than refused
+// (pdbgate.go); a refusal all the same is recorded on the NodeClaim.
 func (c *Controller) drain(ctx context.Context, node *corev1.Node) (bool, error) {
 	waiting := c.drainable(node)
 	if len(waiting) == 0 {
 		return true, nil
 	}
 	tier := slices.Min(mapSlice(waiting, podTier))
+	gate := c.newEvictionGate()
 	var errs []error
-	for _, pod := range waiting {
-		if podTier(pod) == tier && pod.DeletionTimestamp == nil {
-			errs = append(errs, c.evict(ctx, pod))
+	for _, pod := range c.inDrainOrder(node.Name, waiting) {
+		if podTier(pod) != tier || pod.DeletionTimestamp != nil {
+			continue
 		}
+		if pdb, err := gate.holding(ctx, pod); err != nil || pdb != "" {
+			errs = append(errs, err)
+			continue
+		}
+		err := c.evict(ctx, pod)
+		switch {
+		case err == nil:
+			gate.took(pod)
+			c.evictionCleared(ctx, node)
+		case errors.Is(err, errEvictionBlocked):
+			c.evictionRefused(ctx, node, pod, mapSlice(gate.covering(pod), pdbKey))
+		}
+		errs = append(errs, err)
 	}
 	return false, errors.Join(errs...)
 }

@@ -19,8 +19,8 @@ const replacementPoll = 100 * time.Millisecond
 
 // execute carries out one command as Karpenter's queue does: taint the nodes so nothing new lands
 // on them, launch the replacements and wait until they are initialized, then delete the
-// NodeClaims, whose termination drains the nodes. If the replacements fail, the taints are
-// rolled back and the nodes stay.
+// NodeClaims, whose termination drains the nodes in the order the command lists its moves. If the
+// replacements fail, the taints are rolled back and the nodes stay.
 func (c *Controller) execute(ctx context.Context, cmd consolidation.Command) error {
 	c.log.Info("executing disruption command", "command", describe(cmd))
 	c.state.setDisrupting(cmd.Nodes, true)
@@ -31,6 +31,7 @@ func (c *Controller) execute(ctx context.Context, cmd consolidation.Command) err
 	if err := c.replace(ctx, replacements(cmd)); err != nil {
 		return errors.Join(err, c.taintAll(ctx, cmd.Nodes, false))
 	}
+	c.state.setDrainOrder(c.drainOrders(cmd))
 	for _, name := range cmd.Nodes {
 		node := c.node(name)
 		if node == nil {

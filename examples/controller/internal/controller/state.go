@@ -27,6 +27,11 @@ type state struct {
 	podEvents map[types.UID]string
 	// lastClaim is the highest NodeClaim number issued per NodePool.
 	lastClaim map[string]int
+	// drainOrder is, per node a command removes, the order its drain evicts pods in (pdbgate.go).
+	drainOrder map[string][]string
+	// held is, per node, the PDBs (namespace/name) its drain was refused under and has not got
+	// past; no command touching them starts meanwhile.
+	held map[string][]string
 }
 
 func newState() *state {
@@ -120,6 +125,8 @@ func (s *state) forgetNode(name string) {
 	defer s.mu.Unlock()
 	delete(s.lastPodEvent, name)
 	delete(s.nominated, name)
+	delete(s.drainOrder, name)
+	delete(s.held, name)
 }
 
 // newPodMessage records msg for the pod and reports whether it differs from the last one sent.

@@ -1,0 +1,140 @@
+package controller
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/napkit/napkit/consolidation"
+)
+
+// addPDB puts a PDB guarding app=<app> in the informer cache and in the fake API server, with
+// status.disruptionsAllowed allowed as of observedGeneration observed (generation 2).
+func (e *testEnv) addPDB(t *testing.T, app string, allowed int32, observed int64) {
+	t.Helper()
+	pdb := &policyv1.PodDisruptionBudget{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: app, Generation: 2},
+		Spec:       policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}}},
+		Status:     policyv1.PodDisruptionBudgetStatus{ObservedGeneration: observed, DisruptionsAllowed: allowed},
+	}
+	require.NoError(t, e.c.inf.pdbs.GetIndexer().Add(pdb))
+	_, err := e.kube.PolicyV1().PodDisruptionBudgets("default").Create(context.Background(), pdb.DeepCopy(), metav1.CreateOptions{})
+	require.NoError(t, err)
+}
+
+func labelled(k, v string) podOpt {
+	return func(p *corev1.Pod) {
+		if p.Labels == nil {
+			p.Labels = map[string]string{}
+		}
+		p.Labels[k] = v
+	}
+}
+
+// TestDrainFollowsPlanOrder: the pods a command moves are evicted in the order of its moves, the
+// node's other pods after them by name.
+func TestDrainFollowsPlanOrder(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.addPod(t, newPod("a", boundTo("n1")), newPod("b", boundTo("n1")), newPod("c", boundTo("n1")),
+		newPod("z", boundTo("n1")), newPod("other", boundTo("n2")))
+	cmd := consolidation.Command{Nodes: []string{"n1", "n2"}, Moves: []consolidation.Move{
+		{Pod: "default/z", To: "x"}, {Pod: "default/other", To: "x"}, {Pod: "default/b", To: "x"}}}
+	e.c.state.setDrainOrder(e.c.drainOrders(cmd))
+	evicted := evictions(e, nil)
+	_, err := e.c.drain(context.Background(), newNode("n1", ""))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"default/z", "default/b", "default/a", "default/c"}, *evicted)
+}
+
+// TestDrainWaitsForPDB: the drain reads each PDB before evicting and evicts no more than it
+// allows; a status the disruption controller has not caught up with allows nothing (the eviction
+// API would refuse).
+func TestDrainWaitsForPDB(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		allowed  int32
+		observed int64
+		want     []string
+	}{
+		{"allows 1: one eviction, then wait", 1, 2, []string{"default/free", "default/web-0"}},
+		{"allows 2", 2, 2, []string{"default/free", "default/web-0", "default/web-1"}},
+		{"allows 0: wait", 0, 2, []string{"default/free"}},
+		{"stale status: wait", 3, 1, []string{"default/free"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTestEnv(t)
+			e.addPDB(t, "web", tt.allowed, tt.observed)
+			e.addPod(t, newPod("web-0", boundTo("n1"), labelled("app", "web")), newPod("web-1", boundTo("n1"), labelled("app", "web")),
+				newPod("web-2", boundTo("n1"), labelled("app", "web")), newPod("free", boundTo("n1")))
+			evicted := evictions(e, nil)
+			done, err := e.c.drain(context.Background(), newNode("n1", ""))
+			require.NoError(t, err)
+			assert.False(t, done)
+			assert.Equal(t, tt.want, *evicted)
+		})
+	}
+}
+
+// TestRefusedEviction: a 429 the PDB's status did not predict sets EvictionBlocked on the
+// NodeClaim with an EvictionRefused event, and holds every command whose nodes run pods under
+// that PDB; the next eviction that goes through clears both.
+func TestRefusedEviction(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	node := newNode("n1", "azure:///vm/n1")
+	e.addNode(t, node, newNode("n2", "azure:///vm/n2"))
+	e.addClaim(t, testClaim("nc1", "pool", "azure:///vm/n1", launched(), registered(), initialized(), claimDeleting()))
+	e.addPDB(t, "web", 1, 2)
+	e.addPod(t, newPod("web-0", boundTo("n1"), labelled("app", "web")), newPod("web-1", boundTo("n2"), labelled("app", "web")),
+		newPod("lone", boundTo("n3")))
+	refuse := true
+	evictions(e, func(string) error {
+		if refuse {
+			return apierrors.NewTooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 10)
+		}
+		return nil
+	})
+	touching := consolidation.Command{Nodes: []string{"n2"}}
+	elsewhere := consolidation.Command{Nodes: []string{"n3"}}
+
+	_, err := e.c.drain(context.Background(), node)
+	require.ErrorIs(t, err, errEvictionBlocked)
+	nc := e.storedClaim(t, "nc1")
+	cond := condition(nc, conditionEvictionBlocked)
+	require.NotNil(t, cond)
+	assert.Equal(t, metav1.ConditionTrue, cond.Status)
+	assert.Equal(t, reasonEvictionRefused, cond.Reason)
+	assert.Contains(t, cond.Message, "default/web-0")
+	assert.Contains(t, cond.Message, "PodDisruptionBudget default/web")
+	events, err := e.kube.CoreV1().Events("default").List(context.Background(), metav1.ListOptions{})
+	require.NoError(t, err)
+	reasons := mapSlice(events.Items, func(ev corev1.Event) string { return ev.Reason + " " + ev.InvolvedObject.Name })
+	assert.Contains(t, reasons, "EvictionRefused nc1")
+	assert.Equal(t, "default/web", e.c.heldBy(touching))
+	assert.Empty(t, e.c.heldBy(elsewhere))
+
+	// A second refusal records nothing new.
+	_, err = e.c.drain(context.Background(), node)
+	require.ErrorIs(t, err, errEvictionBlocked)
+	events, err = e.kube.CoreV1().Events("default").List(context.Background(), metav1.ListOptions{})
+	require.NoError(t, err)
+	assert.Len(t, events.Items, len(reasons))
+
+	refuse = false
+	_, err = e.c.drain(context.Background(), node)
+	require.NoError(t, err)
+	cond = condition(e.storedClaim(t, "nc1"), conditionEvictionBlocked)
+	require.NotNil(t, cond)
+	assert.Equal(t, metav1.ConditionFalse, cond.Status)
+	assert.Empty(t, e.c.heldBy(touching))
+}
