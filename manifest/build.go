@@ -15,6 +15,7 @@ type build struct {
 	set   *Set
 	seen  map[string]string // object identity → position of its first definition
 	errs  []error
+	read  int // documents handed to a DecodeFunc
 }
 
 func (d *Decoder) newBuild() *build {
@@ -26,8 +27,8 @@ func (d *Decoder) newBuild() *build {
 }
 
 // source reads every document of one input. Empty documents are not counted, so "document 1" is
-// the first one with content.
-func (b *build) source(data []byte, source string) {
+// the first one with content. It returns how many documents had content.
+func (b *build) source(data []byte, source string) int {
 	index := 0
 	for _, raw := range splitDocuments(data) {
 		js, err := toJSON(raw)
@@ -42,6 +43,7 @@ func (b *build) source(data []byte, source string) {
 		}
 		b.document(doc)
 	}
+	return index
 }
 
 // document identifies one document and hands it to its kind's DecodeFunc.
@@ -56,6 +58,10 @@ func (b *build) document(doc *Document) {
 	}
 	decode, ok := b.kinds[doc.Kind]
 	if !ok {
+		if err := b.unsupportedVersion(doc); err != nil {
+			b.errs = append(b.errs, doc.wrap(err))
+			return
+		}
 		b.skip(doc)
 		return
 	}
@@ -63,6 +69,7 @@ func (b *build) document(doc *Document) {
 		b.errs = append(b.errs, doc.wrap(err))
 		return
 	}
+	b.read++
 	if err := decode(doc, b.set); err != nil {
 		b.errs = append(b.errs, doc.wrap(err))
 	}
@@ -111,10 +118,14 @@ func (b *build) claim(doc *Document) error {
 	return nil
 }
 
-// finish returns the sorted Set, or every error met.
-func (b *build) finish() (*Set, error) {
+// finish returns the sorted Set, or every error met. A Set with nothing in it is ErrNoObjects: a plan
+// computed from it would be an empty answer to a question that was never read.
+func (b *build) finish(sources []string) (*Set, error) {
 	if len(b.errs) > 0 {
 		return nil, errors.Join(b.errs...)
+	}
+	if b.read == 0 {
+		return nil, noObjects(strings.Join(sources, ", "), b.set.Notes)
 	}
 	b.set.finish()
 	return b.set, nil

@@ -113,8 +113,6 @@ func TestDecodeFormats(t *testing.T) {
 		wantPools []string
 		wantNotes int
 	}{
-		{"empty input", "", nil, 0},
-		{"only comments and separators", "# nothing\n---\n---\n# still nothing\n", nil, 0},
 		{"JSON object", p("a") + "\n" + class, []string{"a"}, 0},
 		{"JSON stream", p("b") + p("a") + class, []string{"a", "b"}, 0},
 		{"JSON array", "[" + p("b") + "," + p("a") + "," + class + "]", []string{"a", "b"}, 0},
@@ -144,23 +142,63 @@ kind: Widget
 metadata: {name: w}
 spec: {anything: goes}
 ---
-apiVersion: karpenter.sh/v1beta1
-kind: NodePool
-metadata: {name: old}
----
 apiVersion: v1
 kind: List
 items:
   - {apiVersion: v1, kind: List, metadata: {name: nested}}
+---
+apiVersion: karpenter.azure.com/v1beta1
+kind: AKSNodeClass
+metadata: {name: default}
 `)
 	require.NoError(t, err)
-	assert.Empty(t, set.NodePools)
-	assert.Empty(t, set.Objects)
-	require.Len(t, set.Notes, 3)
+	assert.Len(t, set.NodeClasses, 1)
+	require.Len(t, set.Notes, 2)
 	assert.Equal(t, api.Note{Object: "Widget/w", Message: "skipped test.yaml document 1 (line 2): napkit does not read example.com/v1/Widget"}, set.Notes[0])
-	assert.Equal(t, "NodePool/old", set.Notes[1].Object)
-	assert.Equal(t, "skipped test.yaml document 2 (line 7): napkit does not read karpenter.sh/v1beta1/NodePool (it reads karpenter.sh/v1/NodePool)", set.Notes[1].Message)
-	assert.Equal(t, "skipped test.yaml document 3 (line 11) item 1: napkit does not read v1/List", set.Notes[2].Message)
+	assert.Equal(t, "skipped test.yaml document 2 (line 7) item 1: napkit does not read v1/List", set.Notes[1].Message)
+}
+
+func TestDecodeNothingToRead(t *testing.T) {
+	for name, input := range map[string]string{
+		"empty input":                  "",
+		"only comments and separators": "# nothing\n---\n---\n# still nothing\n",
+		"only unknown kinds":           "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			set, err := decodeString(t, input)
+			assert.Nil(t, set)
+			require.ErrorIs(t, err, ErrNoObjects)
+			assert.ErrorContains(t, err, "test.yaml")
+		})
+	}
+}
+
+// upstream: karpenter.sh v1 migration (https://karpenter.sh/docs/upgrading/v1-migration/) and
+// pkg/apis/crds/karpenter.azure.com_aksnodeclasses.yaml, where v1alpha2 is
+// "deprecated: use v1beta1.AKSNodeClass instead".
+func TestDecodeRefusesOldKarpenterVersions(t *testing.T) {
+	tests := []struct{ apiVersion, kind, hint string }{
+		{"karpenter.sh/v1beta1", "NodePool", "v1-migration"},
+		{"karpenter.sh/v1beta1", "NodeClaim", "v1-migration"},
+		{"karpenter.sh/v1alpha5", "Provisioner", "karpenter.sh/v1 NodePool"},
+		{"karpenter.sh/v1alpha5", "Machine", "karpenter.sh/v1 NodeClaim"},
+		{"karpenter.azure.com/v1alpha2", "AKSNodeClass", "aksnodeclasses.v1beta1.karpenter.azure.com"},
+		{"karpenter.azure.com/v1alpha1", "AKSNodeTemplate", "karpenter.azure.com/v1beta1 AKSNodeClass"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.apiVersion+"/"+tt.kind, func(t *testing.T) {
+			input := "apiVersion: karpenter.azure.com/v1beta1\nkind: AKSNodeClass\nmetadata: {name: default}\n---\n" +
+				"apiVersion: " + tt.apiVersion + "\nkind: " + tt.kind + "\nmetadata: {name: old}\n"
+			set, err := decodeString(t, input)
+			assert.Nil(t, set)
+			require.ErrorIs(t, err, ErrUnsupportedVersion)
+			var de *DocumentError
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, "test.yaml document 2 (line 5)", de.Position)
+			assert.ErrorContains(t, err, `apiVersion "`+tt.apiVersion+`"`)
+			assert.ErrorContains(t, err, tt.hint)
+		})
+	}
 }
 
 func TestDecodeCustomKind(t *testing.T) {

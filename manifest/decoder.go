@@ -13,9 +13,22 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
+// DefaultMaxBytes is the largest source Decode and DecodeFiles read when Decoder.MaxBytes is zero:
+// 64 MiB, far beyond any manifest set napkit can plan (its YAML is about 1 KB per object), so that a
+// wrong file or an endless stream fails fast instead of exhausting memory.
+const DefaultMaxBytes = 64 << 20
+
+// Stdin is the path DecodeFiles reads standard input for, as kubectl's -f - does.
+const Stdin = "-"
+
 // Decoder reads manifests with a table of kinds. The zero Decoder uses DefaultKinds.
 type Decoder struct {
 	kinds map[Kind]DecodeFunc
+	// MaxBytes caps each source (file or stream); 0 means DefaultMaxBytes. A larger source is
+	// ErrTooLarge.
+	MaxBytes int64
+	// Stdin is what DecodeFiles reads for the path "-"; nil means os.Stdin.
+	Stdin io.Reader
 }
 
 // NewDecoder returns a Decoder for the given kinds; nil means DefaultKinds.
@@ -26,61 +39,131 @@ func NewDecoder(kinds map[Kind]DecodeFunc) *Decoder { return &Decoder{kinds: kin
 func Decode(r io.Reader, source string) (*Set, error) { return (&Decoder{}).Decode(r, source) }
 
 // DecodeFiles reads files, and the *.yaml, *.yml and *.json files of directories in name order,
-// into one Set with DefaultKinds. Names must be unique across all of them.
+// into one Set with DefaultKinds; "-" reads standard input. Names must be unique across all of them.
 func DecodeFiles(paths ...string) (*Set, error) { return (&Decoder{}).DecodeFiles(paths...) }
 
 // Decode reads one stream. Every document is decoded, defaulted and validated, and all errors are
-// returned together; on error the Set is nil.
+// returned together; on error the Set is nil. A stream without documents is ErrNoObjects.
 func (d *Decoder) Decode(r io.Reader, source string) (*Set, error) {
 	if r == nil {
 		return nil, fmt.Errorf("%s: %w: nil reader", source, ErrDecode)
 	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %w", source, ErrDecode, err)
-	}
-	b := d.newBuild()
-	b.source(data, source)
-	return b.finish()
-}
-
-// DecodeFiles reads files and directories into one Set.
-func (d *Decoder) DecodeFiles(paths ...string) (*Set, error) {
-	files, err := expandPaths(paths)
+	data, err := d.read(r, source)
 	if err != nil {
 		return nil, err
 	}
 	b := d.newBuild()
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w: %w", f, ErrDecode, err)
-		}
-		b.source(data, f)
+	if b.source(data, source) == 0 {
+		return nil, noObjects(source, nil)
 	}
-	return b.finish()
+	return b.finish([]string{source})
 }
 
-// expandPaths replaces each directory by its manifest files, in name order (not recursively).
-func expandPaths(paths []string) ([]string, error) {
-	var files []string
+// DecodeFiles reads files and directories into one Set. A file named on its own (or "-") must hold
+// at least one document and a directory at least one manifest file; both are ErrNoObjects otherwise,
+// because an empty input planned as an empty cluster looks like an answer.
+func (d *Decoder) DecodeFiles(paths ...string) (*Set, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%w: no files given", ErrNoObjects)
+	}
+	b := d.newBuild()
 	for _, p := range paths {
-		info, err := os.Stat(p)
+		if err := d.decodePath(b, p); err != nil {
+			return nil, err
+		}
+	}
+	return b.finish(paths)
+}
+
+// decodePath reads one path given by the user: a file, a directory or "-".
+func (d *Decoder) decodePath(b *build, path string) error {
+	if path == Stdin {
+		return d.decodeNamed(b, d.stdin(), "<stdin>")
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrDecode, err)
+	}
+	if !info.IsDir() {
+		return d.decodeFile(b, path, true)
+	}
+	files, err := manifestFiles(path)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("%s: %w: the directory has no *.yaml, *.yml or *.json files", path, ErrNoObjects)
+	}
+	for _, f := range files {
+		if err := d.decodeFile(b, f, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *Decoder) decodeFile(b *build, path string, mustHaveContent bool) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w: %w", path, ErrDecode, err)
+	}
+	defer f.Close()
+	if !mustHaveContent {
+		data, err := d.read(f, path)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrDecode, err)
+			return err
 		}
-		if !info.IsDir() {
-			files = append(files, p)
-			continue
-		}
-		entries, err := os.ReadDir(p) // sorted by name
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrDecode, err)
-		}
-		for _, e := range entries {
-			if !e.IsDir() && isManifestFile(e.Name()) {
-				files = append(files, filepath.Join(p, e.Name()))
-			}
+		b.source(data, path)
+		return nil
+	}
+	return d.decodeNamed(b, f, path)
+}
+
+// decodeNamed reads a source the user named, which must hold a document.
+func (d *Decoder) decodeNamed(b *build, r io.Reader, source string) error {
+	data, err := d.read(r, source)
+	if err != nil {
+		return err
+	}
+	if b.source(data, source) == 0 {
+		return noObjects(source, nil)
+	}
+	return nil
+}
+
+func (d *Decoder) stdin() io.Reader {
+	if d.Stdin != nil {
+		return d.Stdin
+	}
+	return os.Stdin
+}
+
+// read reads a whole source, refusing one larger than MaxBytes before holding more than that.
+func (d *Decoder) read(r io.Reader, source string) ([]byte, error) {
+	limit := d.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %w", source, ErrDecode, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: %w: more than %d bytes (Decoder.MaxBytes); split the manifests or raise the limit", source, ErrTooLarge, limit)
+	}
+	return data, nil
+}
+
+// manifestFiles lists a directory's manifest files in name order (not recursively).
+func manifestFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir) // sorted by name
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrDecode, err)
+	}
+	var files []string
+	for _, e := range entries {
+		if !e.IsDir() && isManifestFile(e.Name()) {
+			files = append(files, filepath.Join(dir, e.Name()))
 		}
 	}
 	return files, nil

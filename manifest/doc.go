@@ -8,13 +8,22 @@
 //     would otherwise be dropped and the object would behave differently than written), then
 //     defaulted and validated with the api package, and sorted by name;
 //   - Kubernetes objects napkit will need later (Pods, Deployments, StatefulSets, DaemonSets, Jobs,
-//     PodDisruptionBudgets, Nodes, ...) kept as raw JSON Objects;
+//     PodDisruptionBudgets, Nodes, ...) kept as Objects: decoded strictly into their k8s.io/api types
+//     when read (a bad value is named by path and value; negative requests by container), then
+//     handed out by Object.Decode;
 //   - Notes: defaults napkit chose that the CRDs would not have, documents of kinds it does not read
 //     (skipped, not an error, so that whole-cluster manifests can be passed as they are), and NodePools
 //     whose AKSNodeClass is not among the manifests.
 //
 // Which kinds are read, and how, is a table from apiVersion/kind to a DecodeFunc: DefaultKinds returns
 // it and NewDecoder takes a modified copy, which is how typed decoders for more kinds plug in.
+//
+// What is refused rather than read: Karpenter objects of older API versions (ErrUnsupportedVersion,
+// pointing to the v1 migration, because skipping them would plan as if the NodePool did not exist);
+// a source without documents, a directory without manifest files, or input of which nothing is read
+// (ErrNoObjects, because an empty plan would look like an answer); a source larger than
+// Decoder.MaxBytes (ErrTooLarge, DefaultMaxBytes 64 MiB, so memory stays bounded). "-" in DecodeFiles
+// is standard input.
 //
 // Documents may be separated by "---" lines, be empty or hold only comments, or be v1 List objects
 // (as kubectl get -o yaml prints). Every error names the source, the document (1-based, counting

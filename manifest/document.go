@@ -34,14 +34,18 @@ func (d *Document) Position() string {
 }
 
 // Object names the object for messages: `NodePool "general"`.
-func (d *Document) Object() string {
-	if d.Kind.Kind == "" {
+func (d *Document) Object() string { return objectName(d.Kind.Kind, d.Namespace, d.Name) }
+
+// objectName is `Kind namespace/name`, or `Kind "name"` for a cluster-scoped object, or "" when
+// the kind is unknown.
+func objectName(kind, namespace, name string) string {
+	if kind == "" {
 		return ""
 	}
-	if d.Namespace != "" {
-		return fmt.Sprintf("%s %s/%s", d.Kind.Kind, d.Namespace, d.Name)
+	if namespace != "" {
+		return fmt.Sprintf("%s %s/%s", kind, namespace, name)
 	}
-	return fmt.Sprintf("%s %q", d.Kind.Kind, d.Name)
+	return fmt.Sprintf("%s %q", kind, name)
 }
 
 // wrap adds the document's position and object to err.

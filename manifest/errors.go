@@ -6,12 +6,23 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
+
+	"github.com/napkit/napkit/api"
 )
 
 // ErrDecode is wrapped by every error about input that could not be read into objects: bad YAML or
 // JSON, unknown or mistyped fields, missing apiVersion or kind, duplicate names. Validation failures
 // wrap api.ErrInvalid instead.
 var ErrDecode = errors.New("cannot decode")
+
+// ErrNoObjects is returned when a source named by the user (a file, a directory, standard input)
+// holds no document, or nothing read is a kind napkit reads: planning that would answer a question
+// that was never asked.
+var ErrNoObjects = errors.New("no Kubernetes objects")
+
+// ErrTooLarge is returned for a source larger than Decoder.MaxBytes. It wraps ErrDecode.
+var ErrTooLarge = fmt.Errorf("%w: source too large", ErrDecode)
 
 // DocumentError is an error about one document: it says where the document is (source, index, line)
 // and, once known, which object it holds.
@@ -61,4 +72,16 @@ func shiftYAMLLines(msg string, firstLine int) string {
 		}
 		return "line " + strconv.Itoa(n+firstLine-1)
 	})
+}
+
+// noObjects is ErrNoObjects for the named sources, saying what was skipped when anything was.
+func noObjects(sources string, skipped []api.Note) error {
+	if len(skipped) == 0 {
+		return fmt.Errorf("%s: %w: no documents", sources, ErrNoObjects)
+	}
+	msgs := make([]string, len(skipped))
+	for i, n := range skipped {
+		msgs[i] = n.Message
+	}
+	return fmt.Errorf("%s: %w napkit reads: %s", sources, ErrNoObjects, strings.Join(msgs, "; "))
 }

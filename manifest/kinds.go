@@ -1,6 +1,15 @@
 package manifest
 
 import (
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	"github.com/napkit/napkit/api"
 )
 
@@ -25,14 +34,24 @@ var (
 	kindAKSNodeClass = Kind{api.AzureVersion, api.KindAKSNodeClass}
 	kindList         = Kind{"v1", "List"}
 
-	rawKinds = []Kind{
-		{"v1", "Pod"}, {"v1", "Node"}, {"v1", "Namespace"}, {"v1", "ReplicationController"},
-		{"v1", "PersistentVolume"}, {"v1", "PersistentVolumeClaim"},
-		{"apps/v1", "Deployment"}, {"apps/v1", "StatefulSet"}, {"apps/v1", "DaemonSet"}, {"apps/v1", "ReplicaSet"},
-		{"batch/v1", "Job"}, {"batch/v1", "CronJob"},
-		{"policy/v1", "PodDisruptionBudget"},
-		{"scheduling.k8s.io/v1", "PriorityClass"},
-		{"storage.k8s.io/v1", "StorageClass"},
+	// rawKinds maps each kept kind to a new value of its k8s.io/api type, which KeepObject decodes
+	// it into strictly, so that a bad value is refused when read rather than wherever it is used.
+	rawKinds = map[Kind]func() runtime.Object{
+		{"v1", "Pod"}:                             func() runtime.Object { return &corev1.Pod{} },
+		{"v1", "Node"}:                            func() runtime.Object { return &corev1.Node{} },
+		{"v1", "Namespace"}:                       func() runtime.Object { return &corev1.Namespace{} },
+		{"v1", "ReplicationController"}:           func() runtime.Object { return &corev1.ReplicationController{} },
+		{"v1", "PersistentVolume"}:                func() runtime.Object { return &corev1.PersistentVolume{} },
+		{"v1", "PersistentVolumeClaim"}:           func() runtime.Object { return &corev1.PersistentVolumeClaim{} },
+		{"apps/v1", "Deployment"}:                 func() runtime.Object { return &appsv1.Deployment{} },
+		{"apps/v1", "StatefulSet"}:                func() runtime.Object { return &appsv1.StatefulSet{} },
+		{"apps/v1", "DaemonSet"}:                  func() runtime.Object { return &appsv1.DaemonSet{} },
+		{"apps/v1", "ReplicaSet"}:                 func() runtime.Object { return &appsv1.ReplicaSet{} },
+		{"batch/v1", "Job"}:                       func() runtime.Object { return &batchv1.Job{} },
+		{"batch/v1", "CronJob"}:                   func() runtime.Object { return &batchv1.CronJob{} },
+		{"policy/v1", "PodDisruptionBudget"}:      func() runtime.Object { return &policyv1.PodDisruptionBudget{} },
+		{"scheduling.k8s.io/v1", "PriorityClass"}: func() runtime.Object { return &schedulingv1.PriorityClass{} },
+		{"storage.k8s.io/v1", "StorageClass"}:     func() runtime.Object { return &storagev1.StorageClass{} },
 	}
 )
 
@@ -44,20 +63,73 @@ func DefaultKinds() map[Kind]DecodeFunc {
 		kindNodeClaim:    decodeNodeClaim,
 		kindAKSNodeClass: decodeNodeClass,
 	}
-	for _, k := range rawKinds {
+	for k := range rawKinds {
 		kinds[k] = KeepObject
 	}
 	return kinds
 }
 
-// KeepObject is the DecodeFunc for kinds napkit does not type yet: it keeps the document as an Object.
+// KeepObject is the DecodeFunc for the Kubernetes kinds napkit reads later: it keeps the document as
+// an Object. A kind of DefaultKinds is first decoded strictly into its k8s.io/api type (see
+// Object.Decode), so that a Set never holds an object that a later strict decode would refuse.
 func KeepObject(doc *Document, set *Set) error {
-	set.Objects = append(set.Objects, Object{
+	obj := Object{
 		Kind:      doc.Kind,
 		Namespace: doc.Namespace,
 		Name:      doc.Name,
 		Position:  doc.Position(),
 		JSON:      doc.JSON,
-	})
+	}
+	if newValue, ok := rawKinds[doc.Kind]; ok {
+		v := newValue()
+		if err := decodeStrict(doc.JSON, v); err != nil {
+			return err
+		}
+		if err := validatePodResources(v); err != nil {
+			return err
+		}
+		obj.typed = v
+	}
+	set.Objects = append(set.Objects, obj)
 	return nil
+}
+
+// validatePodResources refuses a negative request, limit or overhead in the pod spec of a Pod or a
+// workload's template, as the API server would, naming the container; a planner summing it would
+// quietly shrink the pod instead.
+func validatePodResources(obj runtime.Object) error {
+	spec, path := podSpecOf(obj)
+	if spec == nil {
+		return nil
+	}
+	if fe := api.NegativePodResource(spec, path); fe != nil {
+		return &api.ValidationError{Errors: field.ErrorList{fe}}
+	}
+	return nil
+}
+
+// podSpecOf returns the pod spec an object runs, and its path, or nil.
+func podSpecOf(obj runtime.Object) (*corev1.PodSpec, *field.Path) {
+	template := field.NewPath("spec", "template", "spec")
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		return &o.Spec, field.NewPath("spec")
+	case *corev1.ReplicationController:
+		if o.Spec.Template != nil {
+			return &o.Spec.Template.Spec, template
+		}
+	case *appsv1.Deployment:
+		return &o.Spec.Template.Spec, template
+	case *appsv1.StatefulSet:
+		return &o.Spec.Template.Spec, template
+	case *appsv1.DaemonSet:
+		return &o.Spec.Template.Spec, template
+	case *appsv1.ReplicaSet:
+		return &o.Spec.Template.Spec, template
+	case *batchv1.Job:
+		return &o.Spec.Template.Spec, template
+	case *batchv1.CronJob:
+		return &o.Spec.JobTemplate.Spec.Template.Spec, field.NewPath("spec", "jobTemplate", "spec", "template", "spec")
+	}
+	return nil, nil
 }

@@ -4,7 +4,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
+
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/napkit/napkit/api"
 )
@@ -30,6 +33,34 @@ type Object struct {
 	// Position is where the object was read, as Document.Position renders it.
 	Position string
 	JSON     json.RawMessage
+	// typed is the object decoded into its k8s.io/api type when read, for kinds of DefaultKinds.
+	typed runtime.Object
+}
+
+// Decode reads the object into v, a pointer to its k8s.io/api type (*appsv1.Deployment for a
+// Deployment), as strictly as the typed Karpenter kinds: an unknown or duplicate field is an error
+// (kubectl's --validate=strict refuses it too, and a misspelt nodeSelector would otherwise be
+// dropped), and a bad value is named by path and value, e.g.
+//
+//	seed.yaml document 3 (line 40) Deployment default/web: cannot decode:
+//	spec.template.spec.containers[0].resources.requests.cpu: Invalid value: "abc": quantities must match ...
+//
+// The error is a *DocumentError wrapping ErrDecode and, for a bad value, a *field.Error.
+//
+// An object of DefaultKinds was decoded when read; decoding it into its own type again copies that
+// value (a deep copy: callers may modify it).
+func (o Object) Decode(v any) error {
+	if o.typed != nil {
+		dst := reflect.ValueOf(v)
+		if dst.Kind() == reflect.Pointer && !dst.IsNil() && dst.Type() == reflect.TypeOf(o.typed) {
+			dst.Elem().Set(reflect.ValueOf(o.typed.DeepCopyObject()).Elem())
+			return nil
+		}
+	}
+	if err := decodeStrict(o.JSON, v); err != nil {
+		return &DocumentError{Position: o.Position, Object: objectName(o.Kind.Kind, o.Namespace, o.Name), Err: err}
+	}
+	return nil
 }
 
 // NodePool returns the NodePool of that name, or nil.

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/napkit/napkit/api"
@@ -10,9 +11,15 @@ import (
 
 // decodeStrict reads JSON into v, rejecting unknown and duplicate fields: a misspelt field in a
 // NodePool would otherwise be dropped silently and the pool would behave differently than written.
+//
+// A value that does not decode is reported with its path and value (see locateBadValue): the JSON
+// package alone names neither for an error raised by a type's own UnmarshalJSON, such as a quantity.
 func decodeStrict(data []byte, v any) error {
 	strict, err := sigsjson.UnmarshalStrict(data, v)
 	if err != nil {
+		if fe := locateBadValue(data, reflect.TypeOf(v).Elem(), nil); fe != nil {
+			return fmt.Errorf("%w: %w", ErrDecode, fe)
+		}
 		return typeError(err)
 	}
 	if len(strict) == 0 {
