@@ -277,12 +277,10 @@ type sigEntry struct {
 func (e *engine) classify(pi *podInfo, bySig map[string]*podClass) error {
 	entry, ok := e.sigs[pi.key]
 	if !ok {
-		entry.reqs = podRequests(pi.pod)
-		for name, q := range entry.reqs {
-			if q < 0 {
-				return inputErr("Pod "+pi.key, "spec.containers[].resources.requests."+string(name), "must not be negative")
-			}
+		if err := negativeRequest("Pod "+pi.key, pi.pod); err != nil {
+			return err
 		}
+		entry.reqs = podRequests(pi.pod)
 		entry.sig = e.signature(pi.pod, entry.reqs)
 		e.sigs[pi.key] = entry
 	}
