@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
@@ -49,6 +50,7 @@ type poolInfo struct {
 	pool  *api.NodePool
 	class *api.AKSNodeClass
 	types map[string]*instancetype.InstanceType
+	zones sets.Set[string] // offeredZones
 	hash  string
 }
 
@@ -64,6 +66,9 @@ func collect(in *Input) (cands []*candidate, skipped []Blocked, err error) {
 		return nil, nil, err
 	}
 	pools := indexPools(in)
+	if err := checkPlacementLabels(in, pools); err != nil {
+		return nil, nil, err
+	}
 	pdbs := newPDBIndex(in.PodDisruptionBudgets)
 	if err := pdbs.computeAllowances(in); err != nil {
 		return nil, nil, err
@@ -200,6 +205,7 @@ func indexPools(in *Input) map[string]*poolInfo {
 				info.types[it.Name] = it
 			}
 		}
+		info.zones = offeredZones(info)
 		pools[p.NodePool.Name] = info
 	}
 	return pools

@@ -30,6 +30,10 @@ type plan struct {
 // request body, or the AKS Machine body). It is a pure function: the same Input gives byte-identical
 // output.
 //
+// Generate refuses a capacity type other than on-demand or spot and a zone outside
+// Cluster.Location; CheckPlacement, which also sees the NodePool and the catalogue, is the full check
+// to run before it.
+//
 // Errors wrap ErrInvalid, ErrUnsupported, ErrNoImage or ErrNoImageVersion from this package,
 // bootstrap.ErrInvalid or bootstrap.ErrUnsupported, or kubeletconfig.ErrInvalid, and name what was
 // rejected. No error contains the bootstrap token.
@@ -68,6 +72,9 @@ func resolve(in Input) (*plan, error) {
 	}
 	in.Cluster.SubnetID = nodeSubnetID(in)
 	if err := checkLocalDNS(in, mode); err != nil {
+		return nil, err
+	}
+	if err := checkInputPlacement(in); err != nil {
 		return nil, err
 	}
 	p := &plan{localDNS: in.NodeClass.LocalDNSForWire(), in: in, mode: mode, family: FamilyInputFor(in.NodeClass, in.Cluster.KubernetesVersion, mode)}

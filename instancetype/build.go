@@ -33,6 +33,16 @@ func (c *Catalogue) Find(name string) (*InstanceType, bool) {
 	return nil, false
 }
 
+// Lists reports whether the region's SKU list had a size called name, usable (InstanceTypes) or
+// excluded. A node labelled with a size it does not list cannot be priced or replaced: the name is a
+// typo, or the node is from another region or catalogue.
+func (c *Catalogue) Lists(name string) bool {
+	if _, ok := c.Find(name); ok {
+		return true
+	}
+	return slices.ContainsFunc(c.Excluded, func(e Excluded) bool { return e.Name == name })
+}
+
 // Build turns the SKUs of opts.Region into the catalogue: it drops the SKUs no node should use
 // (recording why), and gives each remaining one its capacity, overhead, allocatable, labels and priced
 // offerings. It fails only on invalid options (errors wrap ErrBadOptions); a SKU that does not pass
