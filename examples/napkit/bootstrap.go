@@ -11,26 +11,20 @@ import (
 	"io"
 	"math/big"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/imagefamily"
 	"github.com/napkit/napkit/imagefamily/bootstrap"
-	"github.com/napkit/napkit/manifest"
+	"sigs.k8s.io/yaml"
 )
-
-// manifestFiles is a repeatable -f flag.
-type manifestFiles []string
-
-func (m *manifestFiles) String() string     { return strings.Join(*m, ",") }
-func (m *manifestFiles) Set(v string) error { *m = append(*m, v); return nil }
 
 // bootstrapFlags are the inputs of `napkit bootstrap`; every cluster setting has a documented default
 // so the command runs offline.
 type bootstrapFlags struct {
 	cat                                        catalogueFlags
 	files                                      manifestFiles
+	output                                     outputFlag
 	nodePool, instanceType, zone, capacityType string
 	mode, kubernetesVersion, imageVersion      string
 	caFile, token                              string
@@ -40,7 +34,8 @@ type bootstrapFlags struct {
 
 func (b *bootstrapFlags) register(fs *flag.FlagSet) {
 	b.cat.register(fs)
-	fs.Var(&b.files, "f", "manifest file or directory holding the NodePool and its AKSNodeClass (repeatable)")
+	fs.Var(&b.files, "f", "manifest file or directory holding the NodePool and its AKSNodeClass (repeatable; - reads standard input)")
+	b.output.register(fs, "json", "json", "yaml")
 	fs.StringVar(&b.nodePool, "nodepool", "", "NodePool name (required)")
 	fs.StringVar(&b.instanceType, "instance-type", "", "VM size, e.g. Standard_D4s_v5 (required)")
 	fs.StringVar(&b.zone, "zone", "", `zone label, e.g. eastus-1; "" or 0 for a regional VM`)
@@ -63,52 +58,57 @@ func (b *bootstrapFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&b.showSecrets, "show-secrets", false, "print the bootstrap token instead of <redacted>")
 }
 
-func runBootstrap(args []string, stdout, stderr io.Writer) error {
+func runBootstrap(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bootstrap", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var b bootstrapFlags
 	b.register(fs)
-	if err := parseArgs(fs, args); err != nil {
+	if err := parseArgs(fs, args, stdout); err != nil {
 		return err
 	}
-	in, err := b.input()
+	if err := b.output.validate(); err != nil {
+		return err
+	}
+	in, err := b.input(stdin, stderr)
 	if err != nil {
 		return err
 	}
 	out, err := imagefamily.Generate(in)
 	if err != nil {
-		return err
+		return flagError(err)
 	}
 	data, err := out.JSON(b.showSecrets)
 	if err != nil {
 		return err
 	}
+	if b.output.value == "yaml" {
+		if data, err = yaml.JSONToYAML(data); err != nil {
+			return err
+		}
+	}
 	_, err = stdout.Write(data)
 	return err
 }
 
-func (b *bootstrapFlags) input() (imagefamily.Input, error) {
+func (b *bootstrapFlags) input(stdin io.Reader, stderr io.Writer) (imagefamily.Input, error) {
 	switch {
-	case len(b.files) == 0:
-		return imagefamily.Input{}, errors.New("-f: at least one manifest file is required")
 	case b.nodePool == "":
-		return imagefamily.Input{}, errors.New("--nodepool is required")
+		return imagefamily.Input{}, usagef("--nodepool is required")
 	case b.instanceType == "":
-		return imagefamily.Input{}, errors.New("--instance-type is required")
+		return imagefamily.Input{}, usagef("--instance-type is required")
 	}
-	set, err := manifest.DecodeFiles(b.files...)
+	set, err := b.files.read(stdin, stderr)
 	if err != nil {
 		return imagefamily.Input{}, err
 	}
 	pool := set.NodePool(b.nodePool)
 	if pool == nil {
-		return imagefamily.Input{}, fmt.Errorf("--nodepool: no NodePool %q in %s", b.nodePool, b.files.String())
+		return imagefamily.Input{}, usagef("--nodepool: no NodePool %q in %s", b.nodePool, b.files.String())
 	}
 	nodeClass := set.NodeClass(pool.Spec.Template.Spec.NodeClassRef.Name)
 	if nodeClass == nil {
 		return imagefamily.Input{}, fmt.Errorf("NodePool %s: AKSNodeClass %q not found in %s", pool.Name, pool.Spec.Template.Spec.NodeClassRef.Name, b.files.String())
 	}
-	shape, err := b.shape(nodeClass)
+	shape, err := b.shape(pool, nodeClass)
 	if err != nil {
 		return imagefamily.Input{}, err
 	}
@@ -126,18 +126,43 @@ func (b *bootstrapFlags) input() (imagefamily.Input, error) {
 }
 
 // shape builds the catalogue for the node class and returns the chosen size's shape, so the kubelet
-// flags carry exactly the reservation the scheduler planned with.
-func (b *bootstrapFlags) shape(nodeClass *api.AKSNodeClass) (imagefamily.NodeShape, error) {
-	b.cat.nodeClass = ""
+// flags carry exactly the reservation the scheduler planned with. The placement (size, zone,
+// capacity type) must be one the NodePool could launch: imagefamily.CheckPlacement decides.
+func (b *bootstrapFlags) shape(pool *api.NodePool, nodeClass *api.AKSNodeClass) (imagefamily.NodeShape, error) {
 	built, err := b.cat.loadFor(nodeClass)
 	if err != nil {
 		return imagefamily.NodeShape{}, err
 	}
 	it, ok := built.Find(b.instanceType)
 	if !ok {
-		return imagefamily.NodeShape{}, fmt.Errorf("--instance-type: %q is not an instance type of %s for AKSNodeClass %s (see napkit instance-types -o json for exclusions)", b.instanceType, b.cat.region, nodeClass.Name)
+		return imagefamily.NodeShape{}, usagef("--instance-type: %q is not an instance type of %s for AKSNodeClass %s (see napkit instance-types -o json for exclusions)", b.instanceType, b.cat.region, nodeClass.Name)
+	}
+	err = imagefamily.CheckPlacement(imagefamily.Placement{NodePool: pool, InstanceType: it, Zone: b.zone, CapacityType: b.capacityType})
+	if err != nil {
+		return imagefamily.NodeShape{}, flagError(err)
 	}
 	return imagefamily.ShapeOf(it), nil
+}
+
+// placementFlags name the flag behind each field imagefamily checks.
+var placementFlags = map[string]string{
+	imagefamily.FieldInstanceType: "--instance-type",
+	imagefamily.FieldZone:         "--zone",
+	imagefamily.FieldCapacityType: "--capacity-type",
+	"mode":                        "--mode",
+	"image version":               "--image-version",
+	"kubernetesVersion":           "--kubernetes-version",
+}
+
+// flagError turns an imagefamily error about a placement field into a usage error naming its flag.
+func flagError(err error) error {
+	var ie *imagefamily.Error
+	if errors.As(err, &ie) {
+		if name, ok := placementFlags[ie.Field]; ok {
+			return &usageError{err: &relabeled{msg: fmt.Sprintf("%s %q: %s", name, ie.Value, ie.Reason), err: err}}
+		}
+	}
+	return err
 }
 
 func (b *bootstrapFlags) clusterSettings() (bootstrap.Cluster, error) {

@@ -47,25 +47,3 @@ func TestBootstrapShowSecrets(t *testing.T) {
 	require.Equal(t, 0, run(bootstrapArgs("--show-secrets"), &stdout, &stderr), stderr.String())
 	assert.Contains(t, stdout.String(), "abcdef.0123456789abcdef")
 }
-
-func TestBootstrapBadInput(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"no files", []string{"bootstrap", "--nodepool", "x", "--instance-type", "y"}, "-f"},
-		{"no pool", []string{"bootstrap", "-f", seedManifests, "--instance-type", "Standard_D2s_v3"}, "--nodepool"},
-		{"unknown pool", []string{"bootstrap", "-f", seedManifests, "--nodepool", "gpu", "--instance-type", "Standard_D2s_v3"}, `no NodePool "gpu"`},
-		{"unknown size", bootstrapArgs("--instance-type", "Standard_Nope_v9"), "Standard_Nope_v9"},
-		{"windows in scriptless", []string{"bootstrap", "-f", "testdata/windows.yaml", "--nodepool", "win", "--instance-type", "Standard_D2s_v3"}, "Windows"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			assert.NotEqual(t, 0, run(tc.args, &stdout, &stderr))
-			assert.Contains(t, stderr.String(), tc.want)
-			assert.NotContains(t, stderr.String(), "0123456789abcdef")
-		})
-	}
-}

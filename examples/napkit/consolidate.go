@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,14 +9,13 @@ import (
 	"time"
 
 	"github.com/napkit/napkit/consolidation"
-	"github.com/napkit/napkit/manifest"
 )
 
 // consolidateFlags are the inputs of `napkit consolidate`.
 type consolidateFlags struct {
 	cat         catalogueFlags
 	files       manifestFiles
-	output      string
+	output      outputFlag
 	now         string
 	seed        uint64
 	spotToSpot  bool
@@ -28,8 +26,8 @@ type consolidateFlags struct {
 
 func (c *consolidateFlags) register(fs *flag.FlagSet) {
 	c.cat.register(fs)
-	fs.Var(&c.files, "f", "manifest file or directory (repeatable): Nodes, bound and pending Pods, NodeClaims, NodePools, AKSNodeClasses, PodDisruptionBudgets, DaemonSets")
-	fs.StringVar(&c.output, "o", "json", "output format: json or table")
+	fs.Var(&c.files, "f", "manifest file or directory (repeatable; - reads standard input): Nodes, bound and pending Pods, NodeClaims, NodePools, AKSNodeClasses, PodDisruptionBudgets, DaemonSets")
+	c.output.register(fs, "json", "json", "yaml", "table")
 	fs.StringVar(&c.now, "now", "", "decision time, RFC 3339 (default: the current time)")
 	fs.Uint64Var(&c.seed, "seed", 0, "seed for ties between equally priced offerings")
 	fs.BoolVar(&c.spotToSpot, "spot-to-spot", false, "allow replacing spot nodes with cheaper spot nodes")
@@ -45,21 +43,16 @@ func (c *consolidateFlags) decisionTime() (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339, c.now)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("--now: want an RFC 3339 time such as 2026-01-02T15:04:05Z, got %q", c.now)
+		return time.Time{}, usagef("--now: want an RFC 3339 time such as 2026-01-02T15:04:05Z, got %q", c.now)
 	}
 	return t, nil
 }
 
 func (c *consolidateFlags) validate() error {
-	switch {
-	case len(c.files) == 0:
-		return errors.New("-f: at least one manifest file is required")
-	case c.output != "json" && c.output != "table":
-		return fmt.Errorf("-o: want json or table, got %q", c.output)
-	case c.maxCommands < 0:
-		return fmt.Errorf("--max-commands: must not be negative, got %d", c.maxCommands)
+	if c.maxCommands < 0 {
+		return usagef("--max-commands: must not be negative, got %d", c.maxCommands)
 	}
-	return nil
+	return c.output.validate()
 }
 
 func (c *consolidateFlags) options() consolidation.Options {
@@ -69,12 +62,11 @@ func (c *consolidateFlags) options() consolidation.Options {
 	return opts
 }
 
-func runConsolidate(args []string, stdout, stderr io.Writer) error {
+func runConsolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("consolidate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var c consolidateFlags
 	c.register(fs)
-	if err := parseArgs(fs, args); err != nil {
+	if err := parseArgs(fs, args, stdout); err != nil {
 		return err
 	}
 	if err := c.validate(); err != nil {
@@ -84,7 +76,7 @@ func runConsolidate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	set, err := manifest.DecodeFiles(c.files...)
+	set, err := c.files.read(stdin, stderr)
 	if err != nil {
 		return err
 	}
@@ -98,10 +90,10 @@ func runConsolidate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if c.output == "table" {
+	if c.output.value == "table" {
 		return writeConsolidationTable(stdout, plan)
 	}
-	return writeJSON(stdout, plan)
+	return writeDocument(stdout, c.output.value, plan)
 }
 
 func writeConsolidationTable(w io.Writer, plan *consolidation.Plan) error {

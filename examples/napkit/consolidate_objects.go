@@ -28,7 +28,8 @@ func consolidationInput(cat *catalogueFlags, set *manifest.Set, now time.Time, n
 	if in.PodDisruptionBudgets, in.Namespaces, err = decodePolicyObjects(set.Objects); err != nil {
 		return nil, err
 	}
-	if in.NodePools, err = poolInputs(cat, set); err != nil {
+	var catalogues map[string]*catalogue
+	if in.NodePools, catalogues, err = poolInputs(cat, set); err != nil {
 		return nil, err
 	}
 	if err := checkBoundPods(objects); err != nil {
@@ -39,7 +40,7 @@ func consolidationInput(cat *catalogueFlags, set *manifest.Set, now time.Time, n
 		return nil, err
 	}
 	for _, node := range objects.nodes {
-		n, err := consolidationNode(node, objects.bound[node.Name], claims[node.Name], in.NodePools)
+		n, err := consolidationNode(node, objects.bound[node.Name], claims[node.Name], in.NodePools, catalogues)
 		if err != nil {
 			return nil, fmt.Errorf("Node %s: %w", node.Name, err)
 		}
@@ -65,7 +66,7 @@ func decodePolicyObjects(objects []manifest.Object) ([]*policyv1.PodDisruptionBu
 			err = decodeInto(obj, &namespaces)
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s %s %q: %w", obj.Position, obj.Kind.Kind, obj.Name, err)
+			return nil, nil, objectErr(obj, err)
 		}
 	}
 	return pdbs, namespaces, nil
@@ -144,13 +145,17 @@ var requiredNodeLabels = []string{api.LabelInstanceType, api.LabelZone, api.Labe
 // consolidationNode describes one Node: its NodeClaim, pods, readiness and timestamps. A node of a
 // NodePool must name a pool of the manifests and carry the instance-type, zone and capacity-type
 // labels; its capacity and allocatable default to its instance type's.
-func consolidationNode(node *corev1.Node, pods []*corev1.Pod, claim *api.NodeClaim, pools []provisioner.NodePoolInput) (consolidation.Node, error) {
+func consolidationNode(node *corev1.Node, pods []*corev1.Pod, claim *api.NodeClaim, pools []provisioner.NodePoolInput,
+	catalogues map[string]*catalogue) (consolidation.Node, error) {
 	n := consolidation.Node{Node: node, NodeClaim: claim, Pods: pods}
 	poolName, managed := node.Labels[api.LabelNodePool]
 	var pool *provisioner.NodePoolInput
 	if managed {
 		var err error
 		if pool, err = nodePool(node, poolName, pools); err != nil {
+			return n, err
+		}
+		if err := knownInstanceType(node, catalogues[poolName]); err != nil {
 			return n, err
 		}
 		fillResources(node, pool.InstanceTypes)
@@ -175,6 +180,17 @@ func nodePool(node *corev1.Node, poolName string, pools []provisioner.NodePoolIn
 		}
 	}
 	return &pools[i], nil
+}
+
+// knownInstanceType refuses a node labelled with a size the region's SKU list lacks: it could be
+// neither priced nor replaced like for like, and consolidation would count it as free. A size the
+// list has but the node class excludes is drift (InstanceTypeNotFound), which consolidation handles.
+func knownInstanceType(node *corev1.Node, cat *catalogue) error {
+	name := node.Labels[api.LabelInstanceType]
+	if cat == nil || cat.Lists(name) {
+		return nil
+	}
+	return fmt.Errorf("metadata.labels[%s]: %q is not a VM size of region %s (see napkit instance-types)", api.LabelInstanceType, name, cat.Region)
 }
 
 // fillResources gives a node described by labels alone the capacity and allocatable of its

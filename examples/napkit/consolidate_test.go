@@ -117,41 +117,6 @@ func TestConsolidateDeterministic(t *testing.T) {
 	assert.Equal(t, a, b)
 }
 
-func TestConsolidateBadInput(t *testing.T) {
-	head := poolAndClass(t, "testdata/consolidate-mixed.yaml")
-	tests := []struct {
-		name     string
-		args     []string
-		manifest string // written to a file passed with -f when not empty
-		want     string
-	}{
-		{"no files", nil, "", "-f: at least one manifest file is required"},
-		{"bad output", []string{"-o", "yaml"}, head, `-o: want json or table, got "yaml"`},
-		{"bad now", []string{"--now", "yesterday"}, head, `--now: want an RFC 3339 time such as 2026-01-02T15:04:05Z, got "yesterday"`},
-		{"extra arguments", []string{"stray"}, head, `unexpected arguments ["stray"]`},
-		{"pod on a missing node", nil, head + boundPod("web-0", "ghost"), `Pod default/web-0: spec.nodeName: Node "ghost" is not in the manifests`},
-		{"node of a missing pool", nil, head + nodeYAML("n1", "other", "eastus-1"),
-			`Node n1: metadata.labels[karpenter.sh/nodepool]: NodePool "other" is not in the manifests`},
-		{"node without a zone", nil, head + nodeYAML("n1", "general-purpose", ""),
-			`Node n1: metadata.labels[topology.kubernetes.io/zone]: required on a node of NodePool general-purpose`},
-		{"malformed PodDisruptionBudget", nil, head + "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: api\nspec:\n  selector: all\n",
-			`PodDisruptionBudget "api"`},
-		{"negative max commands", []string{"--max-commands", "-1"}, head, "--max-commands: must not be negative, got -1"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			args := []string{"consolidate", "--now", goldenNow}
-			if tc.manifest != "" {
-				args = append(args, "-f", writeTemp(t, "in.yaml", tc.manifest))
-			}
-			args = append(args, tc.args...)
-			var stdout, stderr bytes.Buffer
-			assert.Equal(t, 1, run(args, &stdout, &stderr))
-			assert.Contains(t, stderr.String(), tc.want)
-		})
-	}
-}
-
 // TestConsolidateSeedWalkthrough is the second half of the seed walkthrough: plan inflate's five
 // pods, let the NodeClaims become Nodes running them, delete the Deployment, and consolidate until
 // nothing is left to do: every node is empty and goes, reason Empty. The pool sets no budget, so the

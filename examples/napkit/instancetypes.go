@@ -6,15 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/azuredata"
 	"github.com/napkit/napkit/instancetype"
-	"github.com/napkit/napkit/manifest"
 	"github.com/napkit/napkit/pricing"
 )
-
-// errHelp is returned by a subcommand that printed its help on request.
-var errHelp = errors.New("help requested")
 
 // catalogueFlags are the inputs every command that needs a catalogue shares.
 type catalogueFlags struct {
@@ -28,7 +26,6 @@ type catalogueFlags struct {
 func (c *catalogueFlags) register(fs *flag.FlagSet) {
 	c.network = api.DefaultClusterNetwork()
 	fs.StringVar(&c.region, "region", "eastus", "Azure region")
-	fs.StringVar(&c.nodeClass, "nodeclass", "", "YAML file with the AKSNodeClass to build for (default: an AKSNodeClass with CRD defaults)")
 	fs.StringVar(&c.catalog, "catalog", "", "ARM Resource SKU list JSON (default: the embedded catalogue of --region)")
 	fs.StringVar(&c.prices, "prices", "", "price CSV: region,sku,on_demand_usd_per_hour[,spot_usd_per_hour] or sku,on_demand_usd_per_hour (default: the embedded snapshot)")
 	fs.StringVar(&c.network.Plugin, "network-plugin", c.network.Plugin, "cluster network plugin: azure or none")
@@ -42,8 +39,14 @@ type catalogue struct {
 	notes []string
 }
 
-func (c *catalogueFlags) load() (*catalogue, error) {
-	nodeClass, err := c.loadNodeClass()
+// registerNodeClass adds --nodeclass, for the command that builds a catalogue without a NodePool;
+// the others take the AKSNodeClass their NodePool names from -f.
+func (c *catalogueFlags) registerNodeClass(fs *flag.FlagSet) {
+	fs.StringVar(&c.nodeClass, "nodeclass", "", "YAML file with the AKSNodeClass to build for (default: an AKSNodeClass with CRD defaults)")
+}
+
+func (c *catalogueFlags) load(stdin io.Reader, stderr io.Writer) (*catalogue, error) {
+	nodeClass, err := c.loadNodeClass(stdin, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +56,7 @@ func (c *catalogueFlags) load() (*catalogue, error) {
 // loadFor builds the catalogue for the given node class.
 func (c *catalogueFlags) loadFor(nodeClass *api.AKSNodeClass) (*catalogue, error) {
 	if err := c.network.Validate(); err != nil {
-		return nil, err
+		return nil, networkFlagError(err)
 	}
 	skus, err := c.loadSKUs()
 	if err != nil {
@@ -80,26 +83,31 @@ func (c *catalogueFlags) loadFor(nodeClass *api.AKSNodeClass) (*catalogue, error
 	return &catalogue{Catalogue: built, notes: notes}, nil
 }
 
-func (c *catalogueFlags) loadNodeClass() (*api.AKSNodeClass, error) {
+func (c *catalogueFlags) loadNodeClass(stdin io.Reader, stderr io.Writer) (*api.AKSNodeClass, error) {
 	if c.nodeClass == "" {
 		nc := &api.AKSNodeClass{}
 		nc.Name = "default"
 		nc.Default()
 		return nc, nil
 	}
-	set, err := manifest.DecodeFiles(c.nodeClass)
+	set, err := manifestFiles{c.nodeClass}.read(stdin, stderr)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--nodeclass: %w", err)
 	}
 	if len(set.NodeClasses) != 1 {
-		return nil, fmt.Errorf("--nodeclass %s: want exactly one AKSNodeClass, found %d", c.nodeClass, len(set.NodeClasses))
+		return nil, usagef("--nodeclass %s: want exactly one AKSNodeClass, found %d", c.nodeClass, len(set.NodeClasses))
 	}
 	return set.NodeClasses[0], nil
 }
 
 func (c *catalogueFlags) loadSKUs() (*instancetype.SKUList, error) {
 	if c.catalog == "" {
-		return instancetype.LoadDefault(c.region)
+		skus, err := instancetype.LoadDefault(c.region)
+		if err != nil {
+			return nil, &usageError{err: &relabeled{msg: fmt.Sprintf("--region %q: no embedded catalogue (it has %s); pass --catalog for another region",
+				c.region, strings.Join(azuredata.CatalogRegions(), ", ")), err: err}}
+		}
+		return skus, nil
 	}
 	data, err := os.ReadFile(c.catalog)
 	if err != nil {
@@ -144,19 +152,20 @@ func readPrices(path, region string) (*pricing.Snapshot, error) {
 	return snapshot, nil
 }
 
-func runInstanceTypes(args []string, stdout, stderr io.Writer) error {
+func runInstanceTypes(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("instance-types", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var cat catalogueFlags
 	cat.register(fs)
-	output := fs.String("o", "table", "output format: json or table")
-	if err := parseArgs(fs, args); err != nil {
+	cat.registerNodeClass(fs)
+	var output outputFlag
+	output.register(fs, "table", "table", "json", "yaml")
+	if err := parseArgs(fs, args, stdout); err != nil {
 		return err
 	}
-	if *output != "json" && *output != "table" {
-		return fmt.Errorf("-o: want json or table, got %q", *output)
+	if err := output.validate(); err != nil {
+		return err
 	}
-	built, err := cat.load()
+	built, err := cat.load(stdin, stderr)
 	if err != nil {
 		return err
 	}
@@ -164,8 +173,32 @@ func runInstanceTypes(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "note:", note)
 	}
 	view := newInstanceTypesView(built.Catalogue)
-	if *output == "json" {
-		return writeJSON(stdout, view)
+	if output.value == "table" {
+		return writeInstanceTypesTable(stdout, view)
 	}
-	return writeInstanceTypesTable(stdout, view)
+	return writeDocument(stdout, output.value, view)
+}
+
+// networkFlags name the flag behind each field of api.ClusterNetwork the CLI sets.
+var networkFlags = map[string]string{
+	"plugin":     "--network-plugin",
+	"pluginMode": "--network-plugin-mode",
+	"dataplane":  "--network-dataplane",
+}
+
+// networkFlagError says a cluster network error in terms of its flags: exit 2, with the value.
+func networkFlagError(err error) error {
+	var ve *api.ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	msgs := make([]string, 0, len(ve.Errors))
+	for _, fe := range ve.Errors {
+		name, ok := networkFlags[fe.Field]
+		if !ok {
+			name = fe.Field
+		}
+		msgs = append(msgs, fmt.Sprintf("%s %q: %s", name, fmt.Sprint(fe.BadValue), fe.Detail))
+	}
+	return &usageError{err: &relabeled{msg: strings.Join(msgs, "; "), err: err}}
 }

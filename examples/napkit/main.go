@@ -4,11 +4,14 @@
 //
 // Usage:
 //
-//	napkit instance-types [--region eastus] [--nodeclass FILE] [--catalog FILE] [--prices FILE] [-o json|table]
-//	napkit plan -f FILE ... [--region eastus] [--seed N] [-o json|table|svg]
-//	napkit consolidate -f FILE ... [--now RFC3339] [--region eastus] [--spot-to-spot] [-o json|table]
-//	napkit bootstrap -f FILE ... --nodepool NAME --instance-type SKU [--zone Z]
+//	napkit instance-types [--region eastus] [--nodeclass FILE] [--catalog FILE] [--prices FILE] [-o table|json|yaml]
+//	napkit plan -f FILE ... [--region eastus] [--seed N] [-o json|yaml|table|svg]
+//	napkit consolidate -f FILE ... [--now RFC3339] [--region eastus] [--spot-to-spot] [-o json|yaml|table]
+//	napkit bootstrap -f FILE ... --nodepool NAME --instance-type SKU [--zone Z] [-o json|yaml]
 //	napkit --version
+//
+// -f - reads standard input. Exit codes: 0 success or help (printed to stdout), 1 input refused or
+// work failed, 2 a command-line mistake; the error is printed once.
 //
 // With no --catalog it uses the catalogue embedded in the library (eastus and westus2), so it needs no
 // Azure account and no cluster.
@@ -16,7 +19,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,7 +31,7 @@ import (
 // command is one subcommand: its name, a one-line summary, and the function that runs it.
 type command struct {
 	summary string
-	run     func(args []string, stdout, stderr io.Writer) error
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 }
 
 func commands() map[string]command {
@@ -45,34 +47,38 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run is main without the process: it returns the exit code, so tests can call it.
-func run(args []string, stdout, stderr io.Writer) int {
+// run is main without the process: it returns the exit code, so tests can call it. Standard input
+// is the process's; runIO takes it as an argument.
+func run(args []string, stdout, stderr io.Writer) int { return runIO(args, os.Stdin, stdout, stderr) }
+
+// runIO runs one command line. Help that was asked for goes to stdout with exit 0; a command-line
+// mistake is printed once to stderr with exit 2; an input that is refused, or work that fails, exits
+// 1.
+func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmds := commands()
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr, cmds)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+		return exitUsage
 	}
-	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" {
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(stdout, cmds)
+		return exitOK
+	case "--version", "-version", "version":
 		fmt.Fprintln(stdout, buildinfo.Line("napkit"))
-		return 0
+		return exitOK
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "napkit: unknown command %q\n", args[0])
 		usage(stderr, cmds)
-		return 2
+		return exitUsage
 	}
-	if err := cmd.run(args[1:], stdout, stderr); err != nil {
-		if err == errHelp {
-			return 0
-		}
+	err := cmd.run(args[1:], stdin, stdout, stderr)
+	if err != nil && !errors.Is(err, errHelp) {
 		fmt.Fprintf(stderr, "napkit %s: %v\n", args[0], err)
-		return 1
 	}
-	return 0
+	return exitCode(err)
 }
 
 func usage(w io.Writer, cmds map[string]command) {
@@ -88,19 +94,4 @@ func usage(w io.Writer, cmds map[string]command) {
 	}
 	b.WriteString("\nRun 'napkit <command> -h' for a command's flags, 'napkit --version' for the build.\n")
 	fmt.Fprint(w, b.String())
-}
-
-// parseArgs parses a subcommand's flags: -h is errHelp, and words after the flags are an error
-// (every input is a flag, so a stray word is a typo, not an argument).
-func parseArgs(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,25 +13,22 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-func runPlan(args []string, stdout, stderr io.Writer) error {
+func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var cat catalogueFlags
 	cat.register(fs)
 	var files manifestFiles
-	fs.Var(&files, "f", "manifest file or directory (repeatable): NodePools, AKSNodeClasses, Pods, workloads, Nodes, DaemonSets, volumes")
-	output := fs.String("o", "json", "output format: json, table or svg")
+	fs.Var(&files, "f", "manifest file or directory (repeatable; - reads standard input): NodePools, AKSNodeClasses, Pods, workloads, Nodes, DaemonSets, volumes")
+	var output outputFlag
+	output.register(fs, "json", "json", "yaml", "table", "svg")
 	seed := fs.Uint64("seed", 0, "seed for ties between equally priced offerings")
-	if err := parseArgs(fs, args); err != nil {
+	if err := parseArgs(fs, args, stdout); err != nil {
 		return err
 	}
-	if len(files) == 0 {
-		return errors.New("-f: at least one manifest file is required")
+	if err := output.validate(); err != nil {
+		return err
 	}
-	if *output != "json" && *output != "table" && *output != "svg" {
-		return fmt.Errorf("-o: want json, table or svg, got %q", *output)
-	}
-	set, err := manifest.DecodeFiles(files...)
+	set, err := files.read(stdin, stderr)
 	if err != nil {
 		return err
 	}
@@ -47,13 +43,13 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	plan.Region = cat.region
-	switch *output {
-	case "json":
-		return writeJSON(stdout, plan)
+	switch output.value {
 	case "svg":
 		return writePlanSVG(stdout, plan, podsByName(in.Pods))
+	case "table":
+		return writePlanTable(stdout, plan)
 	}
-	return writePlanTable(stdout, plan)
+	return writeDocument(stdout, output.value, plan)
 }
 
 // planInput builds the provisioner's input: one catalogue per AKSNodeClass the NodePools use.
@@ -67,7 +63,7 @@ func planInput(cat *catalogueFlags, set *manifest.Set) (*provisioner.Input, erro
 	for _, node := range objects.nodes {
 		in.Nodes = append(in.Nodes, provisioner.ExistingNode{Node: node, Pods: objects.bound[node.Name], Initialized: true})
 	}
-	if in.NodePools, err = poolInputs(cat, set); err != nil {
+	if in.NodePools, _, err = poolInputs(cat, set); err != nil {
 		return nil, err
 	}
 	return in, nil

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -29,7 +29,7 @@ func decodeObjects(objects []manifest.Object) (*clusterObjects, error) {
 	out := &clusterObjects{bound: map[string][]*corev1.Pod{}}
 	for _, obj := range objects {
 		if err := out.add(obj); err != nil {
-			return nil, fmt.Errorf("%s %s %q: %w", obj.Position, obj.Kind.Kind, obj.Name, err)
+			return nil, objectErr(obj, err)
 		}
 	}
 	sort.Slice(out.nodes, func(i, j int) bool { return out.nodes[i].Name < out.nodes[j].Name })
@@ -40,7 +40,7 @@ func (c *clusterObjects) add(obj manifest.Object) error {
 	switch obj.Kind.Kind {
 	case "Pod":
 		pod := &corev1.Pod{}
-		if err := json.Unmarshal(obj.JSON, pod); err != nil {
+		if err := obj.Decode(pod); err != nil {
 			return err
 		}
 		c.addPod(pod)
@@ -66,11 +66,21 @@ func (c *clusterObjects) add(obj manifest.Object) error {
 
 func decodeInto[T any](obj manifest.Object, into *[]*T) error {
 	v := new(T)
-	if err := json.Unmarshal(obj.JSON, v); err != nil {
+	if err := obj.Decode(v); err != nil {
 		return err
 	}
 	*into = append(*into, v)
 	return nil
+}
+
+// objectErr names the object an error is about, unless the error (from manifest.Object.Decode)
+// already does.
+func objectErr(obj manifest.Object, err error) error {
+	var de *manifest.DocumentError
+	if errors.As(err, &de) {
+		return err
+	}
+	return fmt.Errorf("%s %s %q: %w", obj.Position, obj.Kind.Kind, obj.Name, err)
 }
 
 func (c *clusterObjects) addPod(pod *corev1.Pod) {
@@ -90,32 +100,35 @@ func workload(obj manifest.Object) (metav1.ObjectMeta, int, corev1.PodTemplateSp
 	var meta metav1.ObjectMeta
 	var replicas *int32
 	var template corev1.PodTemplateSpec
+	field := "spec.replicas"
+	var err error
 	switch obj.Kind.Kind {
 	case "Job":
-		var job batchv1.Job
-		if err := json.Unmarshal(obj.JSON, &job); err != nil {
-			return meta, 0, template, err
-		}
-		meta, replicas, template = job.ObjectMeta, job.Spec.Parallelism, job.Spec.Template
-	default:
-		var w struct {
-			metav1.ObjectMeta `json:"metadata"`
-			Spec              struct {
-				Replicas *int32                 `json:"replicas"`
-				Template corev1.PodTemplateSpec `json:"template"`
-			} `json:"spec"`
-		}
-		if err := json.Unmarshal(obj.JSON, &w); err != nil {
-			return meta, 0, template, err
-		}
+		var w batchv1.Job
+		err = obj.Decode(&w)
+		meta, replicas, template, field = w.ObjectMeta, w.Spec.Parallelism, w.Spec.Template, "spec.parallelism"
+	case "Deployment":
+		var w appsv1.Deployment
+		err = obj.Decode(&w)
 		meta, replicas, template = w.ObjectMeta, w.Spec.Replicas, w.Spec.Template
+	case "StatefulSet":
+		var w appsv1.StatefulSet
+		err = obj.Decode(&w)
+		meta, replicas, template = w.ObjectMeta, w.Spec.Replicas, w.Spec.Template
+	default:
+		var w appsv1.ReplicaSet
+		err = obj.Decode(&w)
+		meta, replicas, template = w.ObjectMeta, w.Spec.Replicas, w.Spec.Template
+	}
+	if err != nil {
+		return meta, 0, template, err
 	}
 	n := 1
 	if replicas != nil {
 		n = int(*replicas)
 	}
 	if n < 0 {
-		return meta, 0, template, fmt.Errorf("spec.replicas: must not be negative, got %d", n)
+		return meta, 0, template, fmt.Errorf("%s: must not be negative, got %d", field, n)
 	}
 	return meta, n, template, nil
 }

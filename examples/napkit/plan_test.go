@@ -51,15 +51,6 @@ func TestPlanSeedWalkthrough(t *testing.T) {
 	assert.LessOrEqual(t, plan.Cost.LowerBoundPerHour, plan.Cost.PricePerHour)
 }
 
-func TestPlanBadInput(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	assert.NotEqual(t, 0, run([]string{"plan"}, &stdout, &stderr))
-	assert.Contains(t, stderr.String(), "-f")
-	stderr.Reset()
-	assert.NotEqual(t, 0, run([]string{"plan", "-f", "testdata/seed-walkthrough.yaml", "-o", "png"}, &stdout, &stderr))
-	assert.Contains(t, stderr.String(), `-o: want json, table or svg, got "png"`)
-}
-
 func TestPlanSVG(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, run([]string{"plan", "-f", "testdata/seed-walkthrough.yaml", "-o", "svg"}, &stdout, &stderr), stderr.String())
