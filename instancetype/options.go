@@ -108,6 +108,9 @@ func DefaultKnownSKUs() (map[string]bool, error) {
 	}
 }
 
+// DefaultRegions lists the regions LoadDefault has a catalogue for, sorted.
+func DefaultRegions() []string { return azuredata.CatalogRegions() }
+
 // LoadDefault reads the embedded full-region SKU catalogue of region (eastus or westus2).
 func LoadDefault(region string) (*SKUList, error) {
 	data, err := azuredata.Catalog(region)

@@ -362,7 +362,7 @@ func libraryCatalogueRows() []badInput {
 		return func(t *testing.T) error {
 			skus, err := instancetype.LoadDefault("eastus")
 			require.NoError(t, err)
-			_, err = instancetype.Build(skus, opts)
+			_, err = skus.Build(opts)
 			return err
 		}
 	}
@@ -372,8 +372,13 @@ func libraryCatalogueRows() []badInput {
 			is: instancetype.ErrBadOptions, want: []string{"VMMemoryOverheadPercent", "7.5"}},
 		{name: "instancetype.Build reservation policy", call: build(instancetype.Options{Region: "eastus", ReservationPolicy: "generous"}),
 			is: instancetype.ErrBadOptions, want: []string{"ReservationPolicy", `"generous"`}},
-		{name: "instancetype.ParseSKUs", is: instancetype.ErrBadSKUList, want: []string{"bad SKU list"},
-			call: func(*testing.T) error { _, err := instancetype.ParseSKUs([]byte(`{"value": 3}`)); return err }},
+		{name: "instancetype.ReadSKUs", is: instancetype.ErrBadSKUList, want: []string{"bad SKU list"},
+			call: func(*testing.T) error { _, err := instancetype.ReadSKUs([]byte(`{"value": 3}`), "eastus"); return err }},
+		{name: "instancetype.ReadSKUs null entry", is: instancetype.ErrBadSKUList, want: []string{"entry 1", "null"},
+			call: func(*testing.T) error {
+				_, err := instancetype.ReadSKUs([]byte(`{"value": [{"name": "Standard_A1"}, null]}`), "eastus")
+				return err
+			}},
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/napkit/napkit/api"
-	"github.com/napkit/napkit/azuredata"
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/pricing"
 )
@@ -105,7 +104,7 @@ func (c *catalogueFlags) loadSKUs() (*instancetype.SKUList, error) {
 		skus, err := instancetype.LoadDefault(c.region)
 		if err != nil {
 			return nil, &usageError{err: &relabeled{msg: fmt.Sprintf("--region %q: no embedded catalogue (it has %s); pass --catalog for another region",
-				c.region, strings.Join(azuredata.CatalogRegions(), ", ")), err: err}}
+				c.region, strings.Join(instancetype.DefaultRegions(), ", ")), err: err}}
 		}
 		return skus, nil
 	}
