@@ -72,6 +72,10 @@ func (s *Sim) parse(req *http.Request) (call, *reply) {
 		}
 		c.body = body
 	}
+	if isRetailPrices(req.URL.Path) && req.Method == http.MethodGet {
+		c.op = OpRetailPrices
+		return c, nil
+	}
 	seg := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
 	if len(seg) < 2 || !strings.EqualFold(seg[0], "subscriptions") || seg[1] != s.opts.SubscriptionID {
 		r := errorReply(http.StatusNotFound, "SubscriptionNotFound", fmt.Sprintf("The subscription in %s could not be found.", req.URL.Path))
@@ -85,6 +89,10 @@ func (s *Sim) parse(req *http.Request) (call, *reply) {
 	if op, ok := s.routeResource(&c, req.Method, seg, lower); ok {
 		c.op = op
 		return c, s.parseVMBody(&c)
+	}
+	if op, ok := routeList(&c, req.Method, seg, lower); ok {
+		c.op = op
+		return c, nil
 	}
 	if op, ok := routeChild(&c, req.Method, seg, lower); ok {
 		c.op = op

@@ -94,6 +94,7 @@ type Sim struct {
 	severed    map[string]bool
 	records    []Record
 	nextID     int
+	lists      lists
 }
 
 type vmRecord struct {

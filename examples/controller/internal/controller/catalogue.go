@@ -8,6 +8,7 @@ import (
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/quota"
 )
 
 // CatalogueFunc returns the instance types a node class may use.
@@ -49,8 +50,10 @@ func NewCatalogue(region string, network api.ClusterNetwork, offerings *launch.U
 type catalogueCache struct {
 	build     CatalogueFunc
 	offerings *launch.UnavailableOfferings
-	mu        sync.Mutex
-	entries   map[string]catalogueEntry
+	// quota, when set, returns the vCPU quota table in force and its sequence number.
+	quota   func() (*quota.Table, uint64)
+	mu      sync.Mutex
+	entries map[string]catalogueEntry
 }
 
 type catalogueEntry struct {
@@ -67,7 +70,12 @@ func (cc *catalogueCache) get(class *api.AKSNodeClass) (*instancetype.Catalogue,
 	if err != nil {
 		return nil, fmt.Errorf("AKSNodeClass %s: %w", class.Name, err)
 	}
-	key := fmt.Sprintf("%s/%d", spec, cc.offerings.SeqNum())
+	var table *quota.Table
+	var quotaSeq uint64
+	if cc.quota != nil {
+		table, quotaSeq = cc.quota()
+	}
+	key := fmt.Sprintf("%s/%d/%d", spec, cc.offerings.SeqNum(), quotaSeq)
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
 	if e, ok := cc.entries[class.Name]; ok && e.key == key {
@@ -77,6 +85,7 @@ func (cc *catalogueCache) get(class *api.AKSNodeClass) (*instancetype.Catalogue,
 	if err != nil {
 		return nil, fmt.Errorf("catalogue for AKSNodeClass %s: %w", class.Name, err)
 	}
+	cat = quota.Apply(cat, table)
 	cc.entries[class.Name] = catalogueEntry{key: key, cat: cat}
 	return cat, nil
 }

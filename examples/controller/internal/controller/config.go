@@ -67,6 +67,8 @@ type Config struct {
 	// Provisioner and Consolidation tune the library's decisions.
 	Provisioner   provisioner.Options
 	Consolidation consolidation.Options
+	// Upkeep keeps nodes current (AKSNodeClass status, repair, quota).
+	Upkeep Upkeep
 	// MetricsAddr, when set, serves /metrics there (e.g. ":8080"); HealthAddr serves /healthz and
 	// /readyz (e.g. ":8081"). The same address for both serves all three on one listener.
 	MetricsAddr, HealthAddr string
@@ -102,6 +104,7 @@ func (c Config) withDefaults() Config {
 	if c.Offerings == nil {
 		c.Offerings = launch.NewUnavailableOfferings(c.Clock)
 	}
+	c.Upkeep = c.Upkeep.withDefaults()
 	if c.Cluster.ClusterName == "" {
 		c.Cluster.ClusterName = c.ClusterName
 	}

@@ -24,6 +24,9 @@ type Controller struct {
 	claimQ, nodeQ workqueue.TypedRateLimitingInterface[string]
 	state         *state
 	catalogues    *catalogueCache
+	versions      versionCache
+	repairNotes   repairNotes
+	quota         quotaState
 	launchSlots   chan struct{}
 	ready         atomic.Bool
 }
@@ -51,6 +54,7 @@ func New(cfg Config) (*Controller, error) {
 		catalogues:  newCatalogueCache(cfg.Catalogue, cfg.Offerings),
 		launchSlots: make(chan struct{}, cfg.MaxConcurrentLaunches),
 	}
+	c.catalogues.quota = c.quota.current
 	if err := c.addHandlers(); err != nil {
 		return nil, err
 	}
@@ -91,7 +95,10 @@ func (c *Controller) Run(ctx context.Context) error {
 // runLoops runs every loop until ctx ends.
 func (c *Controller) runLoops(ctx context.Context) {
 	var wg sync.WaitGroup
-	loops := []func(context.Context){c.provisionLoop, c.disruptionLoop, c.gcLoop}
+	if c.cfg.Upkeep.ImageVersions != nil {
+		c.updateNodeClasses(ctx) // nodes boot what the status says: write it before the first launch
+	}
+	loops := []func(context.Context){c.provisionLoop, c.disruptionLoop, c.gcLoop, c.nodeClassLoop, c.repairLoop, c.quotaLoop}
 	for range c.cfg.Workers {
 		loops = append(loops, c.claimWorker, c.nodeWorker)
 	}

@@ -65,7 +65,8 @@ func (c *Controller) disrupt(ctx context.Context) error {
 // are left to InFlight, which already counts their NodeClaims.
 func (c *Controller) consolidationInput(s *snapshot) consolidation.Input {
 	in := consolidation.Input{PendingPods: s.pending, InFlight: s.inFlight(), NodePools: s.pools, NodeClasses: s.classes,
-		PodDisruptionBudgets: c.pdbs(), DaemonSets: c.daemonSets(), Now: s.now, Options: c.cfg.Consolidation}
+		PodDisruptionBudgets: c.pdbs(), DaemonSets: c.daemonSets(), Now: s.now, Options: c.cfg.Consolidation,
+		Cluster: c.clusterConfig()}
 	in.Options.Provisioner.Seed = c.cfg.Seed
 	for _, node := range s.nodes {
 		if !s.registered(node) {

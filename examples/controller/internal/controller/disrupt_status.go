@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -81,7 +82,7 @@ func (c *Controller) markDrifted(ctx context.Context, plan *consolidation.Plan) 
 				reason = string(consolidation.ReasonDrifted)
 			}
 			err := c.updateClaimStatus(ctx, nc.Name, func(nc *api.NodeClaim) bool {
-				return setCondition(nc, api.ConditionDrifted, metav1.ConditionTrue, reason, "", c.now())
+				return setCondition(nc, api.ConditionDrifted, metav1.ConditionTrue, reason, strings.Join(cmd.Changed, "; "), c.now())
 			})
 			if err != nil {
 				c.log.Warn("marking Drifted failed", "nodeClaim", nc.Name, "error", err)

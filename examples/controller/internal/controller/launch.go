@@ -95,11 +95,15 @@ func (c *Controller) create(ctx context.Context, lc *launchContext, choice launc
 		return nil, fmt.Errorf("instance type %s is not in the catalogue", choice.Candidate.SKU)
 	}
 	nc := lc.claim
+	cluster, images, err := c.bootSettings(lc.class)
+	if err != nil {
+		return nil, err
+	}
 	out, err := imagefamily.Generate(imagefamily.Input{
 		NodeClass: lc.class, Shape: imagefamily.ShapeOf(it), Zone: choice.Offering.Zone,
 		CapacityType: choice.Offering.CapacityType, NodePool: nc.Labels[api.LabelNodePool], NodeClaim: nc.Name,
 		Labels: nc.Labels, Taints: nc.Spec.Taints, StartupTaints: nc.Spec.StartupTaints,
-		Cluster: c.cfg.Cluster, Images: c.cfg.Images,
+		Cluster: cluster, Images: images,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("bootstrap data for %s: %w", it.Name, err)

@@ -108,6 +108,7 @@ func (c *Controller) createClaims(ctx context.Context, s *snapshot, planned []pr
 			return names, fmt.Errorf("planned NodeClaim %s: NodePool %q is gone", p.Name, p.NodePool)
 		}
 		nc := newClaim(c.state.claimName(p.NodePool, taken), pool.NodePool, p)
+		c.stampDriftAnnotations(nc)
 		if err := c.createClaim(ctx, nc); err != nil {
 			return names, err
 		}

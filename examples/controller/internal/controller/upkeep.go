@@ -1,0 +1,54 @@
+package controller
+
+import (
+	"context"
+	"time"
+
+	"github.com/napkit/napkit/imagefamily"
+	"github.com/napkit/napkit/quota"
+	"github.com/napkit/napkit/repair"
+)
+
+// Upkeep configures what keeps nodes current: the AKSNodeClass status writer (Kubernetes version
+// and node images, and so image and Kubernetes-version drift), node repair and vCPU quota.
+// Zero durations mean the defaults below.
+type Upkeep struct {
+	// ImageVersions lists published node image versions (launch/discovery.Images). Nil turns the
+	// status writer off: nodes then boot Config.Images and Config.Cluster.KubernetesVersion.
+	ImageVersions ImageVersionSource
+	// StatusInterval is how often every AKSNodeClass's status is recomputed (5 min, upstream's
+	// requeue); the API server's version is cached for kubeversion.TTL in between.
+	StatusInterval time.Duration
+	// SystemNamespace holds AKS's maintenance-window ConfigMap; "" means no window is defined
+	// (image updates are never held back).
+	SystemNamespace string
+	// KubernetesVersion pins the nodes' version; "" means the control plane's. A pin newer than
+	// the control plane is refused at start.
+	KubernetesVersion string
+	// RepairInterval is how often unhealthy nodes are looked for (30 s); RepairPolicies are the
+	// repair policies (nil: repair.AzurePolicies; empty: repair off).
+	RepairInterval time.Duration
+	RepairPolicies []repair.Policy
+	// Usage lists the region's vCPU usages (launch/discovery.Usage); nil turns quota off.
+	Usage UsageSource
+	// QuotaInterval is how often usages are refreshed (10 min, upstream's).
+	QuotaInterval time.Duration
+}
+
+// ImageVersionSource lists the published versions of a family's image definitions.
+type ImageVersionSource interface {
+	Versions(ctx context.Context, gallery imagefamily.GalleryKind, family imagefamily.Family,
+		defs []imagefamily.Definition) ([]imagefamily.AvailableVersion, error)
+}
+
+// UsageSource lists the region's vCPU usages and when they were fetched.
+type UsageSource interface {
+	List(ctx context.Context) ([]quota.Usage, time.Time, error)
+}
+
+func (u Upkeep) withDefaults() Upkeep {
+	defaultDuration(&u.StatusInterval, 5*time.Minute)
+	defaultDuration(&u.RepairInterval, 30*time.Second)
+	defaultDuration(&u.QuotaInterval, 10*time.Minute)
+	return u
+}
