@@ -71,7 +71,8 @@ func (c Cluster) Validate() error {
 		validateHost(c.APIServerHost),
 		validateCA(c.CACertificate),
 		validateToken("bootstrap token", c.BootstrapToken),
-		match("Kubernetes version", c.KubernetesVersion, kubeVersionCharClass, false),
+		// Optional here: a controller discovers it from the API server and checks it there.
+		match("Kubernetes version", c.KubernetesVersion, kubeVersionCharClass, true),
 		match("tenant ID", c.TenantID, guidPattern, false),
 		match("subscription ID", c.SubscriptionID, guidPattern, false),
 		match("node resource group", c.NodeResourceGroup, resourceNamePattern, false),

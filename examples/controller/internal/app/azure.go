@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
 	"golang.org/x/sync/errgroup"
@@ -13,6 +14,7 @@ import (
 	"github.com/napkit/napkit/examples/controller/internal/controller"
 	"github.com/napkit/napkit/examples/controller/internal/simnodes"
 	"github.com/napkit/napkit/launch/azure"
+	"github.com/napkit/napkit/launch/discovery"
 )
 
 // configureAzure launches on real Azure with azidentity's default credential chain (workload
@@ -32,6 +34,16 @@ func configureAzure(f *Flags, cfg *controller.Config) error {
 	if err != nil {
 		return err
 	}
+	images, err := discovery.NewImages(discovery.ImagesOptions{SubscriptionID: f.SubscriptionID, Location: f.Location, Credential: cred})
+	if err != nil {
+		return err
+	}
+	usage, err := discovery.NewUsage(discovery.UsageOptions{SubscriptionID: f.SubscriptionID, Location: f.Location, Credential: cred})
+	if err != nil {
+		return err
+	}
+	cfg.Upkeep.ImageVersions, cfg.Upkeep.Usage = images, usage
+	cfg.Images.Version = "" // the newest discovered version, as the AKSNodeClass status records it
 	cfg.Launcher, cfg.ClusterName, cfg.Cluster, cfg.SSHPublicKey = launcher, f.ClusterName, cluster, sshKey
 	return nil
 }
@@ -51,7 +63,7 @@ func configureSimulation(ctx context.Context, f *Flags, cfg *controller.Config, 
 	if err != nil {
 		return err
 	}
-	_, launcher, err := simnodes.NewAzure(simnodes.AzureOptions{Catalogue: base, ResourceGroup: rg,
+	sim, launcher, err := simnodes.NewAzure(simnodes.AzureOptions{Catalogue: base, ResourceGroup: rg,
 		ClusterName: clusterName, Offerings: cfg.Offerings, Logger: cfg.Logger})
 	if err != nil {
 		return err
@@ -61,6 +73,12 @@ func configureSimulation(ctx context.Context, f *Flags, cfg *controller.Config, 
 		return err
 	}
 	cluster.KubernetesVersion = f.KubernetesVersion
+	simnodes.PublishNodeImages(sim, f.ImageVersion, time.Now())
+	upkeep, err := simnodes.Upkeep(sim, simnodes.UpkeepOptions{})
+	if err != nil {
+		return err
+	}
+	cfg.Upkeep.ImageVersions, cfg.Upkeep.Usage = upkeep.ImageVersions, upkeep.Usage
 	kubelet, err := simnodes.New(simnodes.Options{Kube: cfg.Kube, Dynamic: cfg.Dynamic, Launcher: launcher,
 		InstanceType: base.Find, Region: f.Location, BootDelay: f.SimBootDelay, Logger: cfg.Logger})
 	if err != nil {

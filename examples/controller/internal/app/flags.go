@@ -5,6 +5,7 @@ package app
 
 import (
 	"flag"
+	"os"
 	"time"
 )
 
@@ -27,6 +28,9 @@ type Flags struct {
 	APIServer, CAFile, BootstrapTokenFile, TenantID, SubnetID, SSHPublicKeyFile string
 	KubeletIdentityClientID, VNETGUID, ClusterID, ClusterDNS                    string
 	KubernetesVersion, ImageVersion                                             string
+	// Upkeep: AKSNodeClass status, repair and price refresh.
+	StatusInterval, RepairInterval, PriceRefresh time.Duration
+	SystemNamespace, Prices                      string
 	// MetricsAddr serves /metrics, HealthAddr /healthz and /readyz (empty: off).
 	MetricsAddr, HealthAddr                                              string
 	LeaderElect                                                          bool
@@ -58,8 +62,13 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.VNETGUID, "vnet-guid", "", "resourceGuid of the node virtual network (optional)")
 	fs.StringVar(&f.ClusterID, "cluster-id", "", "8-digit number in the names of AKS-managed resources (optional)")
 	fs.StringVar(&f.ClusterDNS, "dns-service-ip", "", "cluster DNS service IP (optional; default the kubelet's)")
-	fs.StringVar(&f.KubernetesVersion, "kubernetes-version", "1.33.2", "cluster Kubernetes version")
-	fs.StringVar(&f.ImageVersion, "image-version", "202611.01.0", "node image version to boot")
+	fs.StringVar(&f.KubernetesVersion, "kubernetes-version", "", "pin the nodes' Kubernetes version (default: the API server's /version; a pin newer than it is refused)")
+	fs.StringVar(&f.ImageVersion, "image-version", "202611.01.0", "--simulate: the node image version the simulated galleries publish (real Azure discovers the newest)")
+	fs.DurationVar(&f.StatusInterval, "nodeclass-status-interval", 5*time.Minute, "how often AKSNodeClass status (Kubernetes version, images) is recomputed")
+	fs.StringVar(&f.SystemNamespace, "system-namespace", os.Getenv("SYSTEM_NAMESPACE"), "namespace of AKS's upcoming-maintenance-window ConfigMap (default $SYSTEM_NAMESPACE; empty: no window)")
+	fs.DurationVar(&f.RepairInterval, "repair-interval", 30*time.Second, "how often unhealthy nodes are looked for (repair)")
+	fs.StringVar(&f.Prices, "prices", "live", "live: refresh from the Azure Retail Prices API every --price-refresh-interval (real Azure); embedded: the built-in snapshot")
+	fs.DurationVar(&f.PriceRefresh, "price-refresh-interval", 12*time.Hour, "how often live prices are refreshed")
 	fs.StringVar(&f.MetricsAddr, "metrics-addr", ":8080", "address serving /metrics (empty: off)")
 	fs.StringVar(&f.HealthAddr, "health-addr", ":8081", "address serving /healthz and /readyz (empty: off)")
 	fs.BoolVar(&f.LeaderElect, "leader-elect", false, "hold a Lease before acting, so replicas can stand by")

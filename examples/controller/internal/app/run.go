@@ -69,14 +69,20 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 		return fmt.Errorf("dynamic client: %w", err)
 	}
 	offerings := launch.NewUnavailableOfferings(nil)
-	catalogue, err := controller.NewCatalogue(f.Location, api.DefaultClusterNetwork(), offerings)
+	prices, err := livePrices(f)
+	if err != nil {
+		return err
+	}
+	catalogue, err := controller.NewLiveCatalogue(f.Location, api.DefaultClusterNetwork(), offerings, prices)
 	if err != nil {
 		return err
 	}
 	cfg := controller.Config{Kube: kube, Dynamic: dyn, Offerings: offerings, Catalogue: catalogue, Logger: log,
 		Images: imagefamily.ImageOptions{Version: f.ImageVersion}, MetricsAddr: f.MetricsAddr, HealthAddr: f.HealthAddr,
 		BatchIdle: f.BatchIdle, BatchMax: f.BatchMax, DisruptionInterval: f.DisruptionInterval,
-		ValidationDelay: f.ValidationDelay, GCInterval: f.GCInterval}
+		ValidationDelay: f.ValidationDelay, GCInterval: f.GCInterval,
+		Upkeep: controller.Upkeep{StatusInterval: f.StatusInterval, SystemNamespace: f.SystemNamespace,
+			KubernetesVersion: f.KubernetesVersion, RepairInterval: f.RepairInterval, Prices: prices, PriceRefresh: f.PriceRefresh}}
 	if f.LeaderElect {
 		host, _ := os.Hostname()
 		cfg.LeaderElectionNamespace, cfg.LeaderElectionName, cfg.Identity = f.LeaderElectionNamespace, f.LeaderElectionName, host
@@ -89,6 +95,11 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 		err = configureAzure(f, &cfg)
 	}
 	if err != nil {
+		return err
+	}
+	// Nodes boot the control plane's version (or the pin, never newer): resolved now, so a bad pin
+	// stops the start, and kept current afterwards by the AKSNodeClass status writer.
+	if cfg.Cluster.KubernetesVersion, err = nodeKubernetesVersion(kube, f.KubernetesVersion); err != nil {
 		return err
 	}
 	ctrl, err := controller.New(cfg)

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/pricing"
 	"github.com/napkit/napkit/quota"
 )
 
@@ -19,6 +21,13 @@ type CatalogueFunc = func(*api.AKSNodeClass) (*instancetype.Catalogue, error)
 // offerings the cache holds as unavailable are built unavailable, so the provisioner plans around
 // them.
 func NewCatalogue(region string, network api.ClusterNetwork, offerings *launch.UnavailableOfferings) (CatalogueFunc, error) {
+	return NewLiveCatalogue(region, network, offerings, nil)
+}
+
+// NewLiveCatalogue is NewCatalogue priced from prices (the table the controller refreshes from
+// the Retail Prices API, Upkeep.Prices) at every build; nil prices means the embedded snapshot.
+func NewLiveCatalogue(region string, network api.ClusterNetwork, offerings *launch.UnavailableOfferings,
+	prices *pricing.Provider) (CatalogueFunc, error) {
 	skus, err := instancetype.LoadDefault(region)
 	if err != nil {
 		return nil, err
@@ -41,6 +50,9 @@ func NewCatalogue(region string, network api.ClusterNetwork, offerings *launch.U
 	return func(class *api.AKSNodeClass) (*instancetype.Catalogue, error) {
 		o := opts
 		o.NodeClass = class
+		if prices != nil {
+			o.Prices, _ = prices.Region(region)
+		}
 		return skus.Build(o)
 	}, nil
 }
@@ -50,6 +62,8 @@ func NewCatalogue(region string, network api.ClusterNetwork, offerings *launch.U
 type catalogueCache struct {
 	build     CatalogueFunc
 	offerings *launch.UnavailableOfferings
+	// pricesAt, when set, says when the live prices last changed, so catalogues are rebuilt.
+	pricesAt func() time.Time
 	// quota, when set, returns the vCPU quota table in force and its sequence number.
 	quota   func() (*quota.Table, uint64)
 	mu      sync.Mutex
@@ -75,7 +89,11 @@ func (cc *catalogueCache) get(class *api.AKSNodeClass) (*instancetype.Catalogue,
 	if cc.quota != nil {
 		table, quotaSeq = cc.quota()
 	}
-	key := fmt.Sprintf("%s/%d/%d", spec, cc.offerings.SeqNum(), quotaSeq)
+	var pricesAt time.Time
+	if cc.pricesAt != nil {
+		pricesAt = cc.pricesAt()
+	}
+	key := fmt.Sprintf("%s/%d/%d/%d", spec, cc.offerings.SeqNum(), quotaSeq, pricesAt.UnixNano())
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
 	if e, ok := cc.entries[class.Name]; ok && e.key == key {

@@ -140,6 +140,9 @@ func (c Config) validate() error {
 	if c.LeaderElectionName != "" && (c.LeaderElectionNamespace == "" || c.Identity == "") {
 		errs = append(errs, errors.New("LeaderElectionName needs LeaderElectionNamespace and Identity"))
 	}
+	if c.Upkeep.ImageVersions == nil && c.Cluster.KubernetesVersion == "" {
+		errs = append(errs, errors.New("Cluster.KubernetesVersion is required when Upkeep.ImageVersions is nil (no AKSNodeClass status to boot from)"))
+	}
 	if err := c.Cluster.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("Cluster: %w", err))
 	}

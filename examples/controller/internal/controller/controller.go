@@ -55,6 +55,12 @@ func New(cfg Config) (*Controller, error) {
 		launchSlots: make(chan struct{}, cfg.MaxConcurrentLaunches),
 	}
 	c.catalogues.quota = c.quota.current
+	if p := cfg.Upkeep.Prices; p != nil {
+		c.catalogues.pricesAt = p.LastUpdated
+	}
+	if err := c.registerPriceAge(); err != nil {
+		return nil, err
+	}
 	if err := c.addHandlers(); err != nil {
 		return nil, err
 	}
@@ -98,7 +104,7 @@ func (c *Controller) runLoops(ctx context.Context) {
 	if c.cfg.Upkeep.ImageVersions != nil {
 		c.updateNodeClasses(ctx) // nodes boot what the status says: write it before the first launch
 	}
-	loops := []func(context.Context){c.provisionLoop, c.disruptionLoop, c.gcLoop, c.nodeClassLoop, c.repairLoop, c.quotaLoop}
+	loops := []func(context.Context){c.provisionLoop, c.disruptionLoop, c.gcLoop, c.nodeClassLoop, c.repairLoop, c.quotaLoop, c.priceLoop}
 	for range c.cfg.Workers {
 		loops = append(loops, c.claimWorker, c.nodeWorker)
 	}

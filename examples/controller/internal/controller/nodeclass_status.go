@@ -8,6 +8,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/util/retry"
@@ -98,7 +99,15 @@ func (c *Controller) writeNodeClassStatus(ctx context.Context, name string, stat
 		if err != nil {
 			return err
 		}
-		class.Status = status
+		// Only what this writer owns changes: other status fields (localDNSState) and conditions
+		// written elsewhere are kept as stored.
+		class.Status.KubernetesVersion, class.Status.Images = status.KubernetesVersion, status.Images
+		for _, t := range []string{nodeclassstatus.ConditionKubernetesVersionReady, nodeclassstatus.ConditionImagesReady,
+			nodeclassstatus.ConditionReady} {
+			if cond := meta.FindStatusCondition(status.Conditions, t); cond != nil {
+				meta.SetStatusCondition(&class.Status.Conditions, *cond)
+			}
+		}
 		class.APIVersion, class.Kind = api.AzureVersion, api.KindAKSNodeClass
 		out, err := ToUnstructured(class)
 		if err != nil {

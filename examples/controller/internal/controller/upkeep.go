@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/napkit/napkit/imagefamily"
+	"github.com/napkit/napkit/pricing"
 	"github.com/napkit/napkit/quota"
 	"github.com/napkit/napkit/repair"
 )
@@ -33,6 +34,10 @@ type Upkeep struct {
 	Usage UsageSource
 	// QuotaInterval is how often usages are refreshed (10 min, upstream's).
 	QuotaInterval time.Duration
+	// Prices, when set, is refreshed from the Retail Prices API every PriceRefresh (12 h) and
+	// prices the catalogues built with NewLiveCatalogue on the same provider.
+	Prices       *pricing.Provider
+	PriceRefresh time.Duration
 }
 
 // ImageVersionSource lists the published versions of a family's image definitions.
@@ -50,5 +55,6 @@ func (u Upkeep) withDefaults() Upkeep {
 	defaultDuration(&u.StatusInterval, 5*time.Minute)
 	defaultDuration(&u.RepairInterval, 30*time.Second)
 	defaultDuration(&u.QuotaInterval, 10*time.Minute)
+	defaultDuration(&u.PriceRefresh, 12*time.Hour)
 	return u
 }
