@@ -12,8 +12,8 @@
 //     disruption cost (cost.go), blockers (do-not-disrupt, PDBs: blocking.go), the evictions its
 //     drain asks of each PDB (each PDB's allowance from PDBAllowance, pdballowance.go), drift kind
 //     and what changed (drift.go; the AKSNodeClass static hash in drift_nodeclass.go, kubelet
-//     identity and cluster network in drift_cluster.go), expiry (expiration.go) and consolidateAfter; nodes that cannot be candidates go
-//     to Plan.Blocked with the reason.
+//     identity and cluster network in drift_cluster.go), expiry (expiration.go) and
+//     consolidateAfter; nodes that cannot be candidates go to Plan.Blocked with the reason.
 //   - newBudgets (budgets.go) reads each NodePool's budgets at Input.Now, per reason.
 //   - newPass (pass.go) compiles one provisioner.Simulator over the whole snapshot; every later
 //     question ("where would these nodes' pods go?") is an Evacuate on it, quick (first-fit

@@ -18,7 +18,9 @@ func (p *pass) drift() error {
 		}
 	}
 	for _, c := range driftOrder(drifted) {
-		if p.budgets.allowed(c.pool.Name, ReasonDrifted) < 1 {
+		// An earlier drift command of this loop may have moved pods onto c: it is then a
+		// destination the pass counts on, not a node to remove.
+		if !p.available(c) || p.budgets.allowed(c.pool.Name, ReasonDrifted) < 1 {
 			continue
 		}
 		d, ok, err := p.driftCommand(c)
