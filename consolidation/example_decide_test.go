@@ -69,8 +69,11 @@ func ExampleDecide() {
 	for _, b := range plan.Blocked {
 		fmt.Printf("blocked %s: %s\n", b.Node, b.Reason)
 	}
+	// Each node is a Standard_D4als_v6: $0.161/h for the VM plus $0.027/h for its 128 GB Premium_LRS
+	// (P10) managed OS disk, so removing one saves $0.1880/h.
+
 	// Output:
-	// delete Empty [aks-empty] saves $0.1610/h, moves []
-	// delete Underutilized [aks-underused] saves $0.1610/h, moves [{default/web-0 aks-protected}]
+	// delete Empty [aks-empty] saves $0.1880/h, moves []
+	// delete Underutilized [aks-underused] saves $0.1880/h, moves [{default/web-0 aks-protected}]
 	// blocked aks-protected: pod default/batch-0 has karpenter.sh/do-not-disrupt=true
 }

@@ -206,6 +206,11 @@ func (b *priceBook) relabel(nc provisioner.NodeClaim, opts []option) provisioner
 	}
 	nc.Labels = labels
 	nc.InstanceType, nc.PricePerHour = newType.Name, roundPrice(opts[0].price)
+	nc.DiskPricePerHour = 0
+	if o, ok := findOffering(newType, nc.Zone, nc.CapacityType); ok {
+		nc.DiskPricePerHour = roundPrice(o.DiskPrice)
+	}
+	nc.VMPricePerHour = roundPrice(opts[0].price - nc.DiskPricePerHour)
 	nc.Capacity, nc.Allocatable = newType.Capacity.DeepCopy(), newType.Allocatable().DeepCopy()
 	return nc
 }

@@ -20,6 +20,7 @@ const (
 	capArch               = "CpuArchitectureType"
 	capHyperVGenerations  = "HyperVGenerations"
 	capEphemeralPlacement = "SupportedEphemeralOSDiskPlacements"
+	capEphemeralSupported = "EphemeralOSDiskSupported"
 	capUltraSSD           = "UltraSSDAvailable"
 )
 
@@ -30,7 +31,7 @@ var boolCapabilities = map[string]func(*SKU) *bool{
 	"AcceleratedNetworkingEnabled": func(s *SKU) *bool { return &s.AcceleratedNetworking },
 	"EncryptionAtHostSupported":    func(s *SKU) *bool { return &s.EncryptionAtHostSupported },
 	"TrustedLaunchDisabled":        func(s *SKU) *bool { return &s.TrustedLaunchDisabled },
-	"EphemeralOSDiskSupported":     func(s *SKU) *bool { return &s.EphemeralOSDiskSupported },
+	capEphemeralSupported:          func(s *SKU) *bool { return &s.EphemeralOSDiskSupported },
 	capUltraSSD:                    func(s *SKU) *bool { return &s.UltraSSDAvailable },
 }
 
@@ -125,6 +126,7 @@ func (s *SKU) readCapability(name, value string) error {
 			return s.capabilityError(name, value, "True or False")
 		}
 		*field(s) = b
+		s.DiskCapabilitiesKnown = s.DiskCapabilitiesKnown || name == capEphemeralSupported
 		return nil
 	}
 	if c, ok := intCapabilities[name]; ok {

@@ -21,6 +21,9 @@ type Catalogue struct {
 	InstanceTypes []*InstanceType `json:"instanceTypes"`
 	// Excluded are sorted by name.
 	Excluded []Excluded `json:"excluded"`
+	// Notes say what the prices rest on that a reader could not guess: a fallback to another
+	// region's disk prices, managed disks without a price, sizes whose disk capabilities are unknown.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Find returns the instance type called name, if the catalogue has it.
@@ -166,7 +169,8 @@ func (b *builder) instanceType(c *candidate) (*InstanceType, error) {
 	if err != nil {
 		return nil, err
 	}
-	offerings := b.offerings(c)
+	disk := ChooseOSDisk(c.sku, b.capacity.osDiskSizeGB).priced(b.opts.Prices)
+	offerings := b.offerings(c, disk.PricePerHour)
 	maxEphemeralGB, _ := FindMaxEphemeral(c.sku)
 	it := &InstanceType{
 		Name:            c.sku.Name,
@@ -174,7 +178,7 @@ func (b *builder) instanceType(c *candidate) (*InstanceType, error) {
 		Capacity:        computeCapacity(c, b.capacity),
 		Overhead:        Overhead{res.KubeReserved, res.SystemReserved, res.EvictionThreshold},
 		SKU:             c.sku,
-		EphemeralOSDisk: ChooseOSDisk(c.sku, b.capacity.osDiskSizeGB),
+		EphemeralOSDisk: disk,
 	}
 	it.Requirements = b.instanceRequirements(c, offerings, maxEphemeralGB)
 	it.allocatable = allocatable(it.Capacity, it.Overhead)
@@ -201,11 +205,12 @@ func (b *builder) reserve(sku *SKU) (kubeletconfig.Reservation, error) {
 	return r, nil
 }
 
-// offerings returns every zone (plus the regional "0") × capacity type of c, priced, in
+// offerings returns every zone (plus the regional "0") × capacity type of c, priced at the VM's price
+// plus diskPrice (the managed OS disk's hourly price, the same for spot and on-demand), in
 // compareOfferings order. They are generated in that order rather than sorted: every offering of one
 // capacity type has the same price, so the cheaper type (spot on a tie) comes first, and within it the
 // zonal offerings in zone order (c.sku.Zones is sorted) come before the regional one.
-func (b *builder) offerings(c *candidate) Offerings {
+func (b *builder) offerings(c *candidate, diskPrice float64) Offerings {
 	sku := c.sku
 	onDemand, spot := b.prices(sku.Name)
 	types := []string{api.CapacityTypeOnDemand}
@@ -226,7 +231,8 @@ func (b *builder) offerings(c *candidate) Offerings {
 			if i < len(sku.Zones) {
 				zone, ultra = b.zoneLabel(sku.Zones[i]), slices.Contains(sku.UltraSSDZones, sku.Zones[i])
 			}
-			o := Offering{Zone: zone, CapacityType: ct, Price: price, UltraSSD: ultra}
+			o := Offering{Zone: zone, CapacityType: ct, Price: fullPrice(price, diskPrice), VMPrice: price,
+				DiskPrice: diskPrice, UltraSSD: ultra}
 			o.Available = b.opts.Unavailable == nil || !b.opts.Unavailable(sku.Name, zone, ct)
 			o.Requirements = b.offeringRequirements(o)
 			out = append(out, o)
@@ -234,6 +240,19 @@ func (b *builder) offerings(c *candidate) Offerings {
 	}
 	return out
 }
+
+// fullPrice is the node's price: the VM's plus its OS disk's, except that an unknown VM price stays
+// pricing.MissingPrice (a sentinel, not a figure to add to).
+func fullPrice(vm, disk float64) float64 {
+	if vm >= pricing.MissingPrice {
+		return vm
+	}
+	return roundPrice(vm + disk)
+}
+
+// roundPrice keeps a price to 1e-9 USD, so that a sum of two prices prints as people write it
+// (0.0391, not 0.039099999999999996) and never depends on rounding noise.
+func roundPrice(v float64) float64 { return math.Round(v*1e9) / 1e9 }
 
 // prices returns the on-demand and spot price of a SKU; MissingPrice for both when the size is
 // unknown or unpriced.
@@ -293,5 +312,32 @@ func (b *builder) catalogue() *Catalogue {
 	if excluded == nil {
 		excluded = []Excluded{}
 	}
-	return &Catalogue{Region: b.region, InstanceTypes: types, Excluded: excluded}
+	return &Catalogue{Region: b.region, InstanceTypes: types, Excluded: excluded, Notes: b.notes(types)}
+}
+
+// notes explains the OS disk prices of types; see Catalogue.Notes.
+func (b *builder) notes(types []*InstanceType) []string {
+	var notes []string
+	if n := b.opts.Prices.DiskNote(); n != "" {
+		notes = append(notes, n)
+	}
+	var unknown, unpriced int
+	for _, it := range types {
+		if !it.EphemeralOSDisk.CapabilitiesKnown {
+			unknown++
+		}
+		if !it.EphemeralOSDisk.PriceKnown {
+			unpriced++
+		}
+	}
+	if unknown > 0 {
+		notes = append(notes, fmt.Sprintf("%d of %d instance types have no disk capabilities in their SKU records "+
+			"(ephemeral OS disk support, cache and temp disk sizes): they are priced with a managed OS disk, "+
+			"which costs more than the ephemeral disk Azure may allow them", unknown, len(types)))
+	}
+	if unpriced > 0 {
+		notes = append(notes, fmt.Sprintf("%d of %d instance types have a managed OS disk of %d GB with no price "+
+			"in the region's disk prices: their disk is priced at 0", unpriced, len(types), b.capacity.osDiskSizeGB))
+	}
+	return notes
 }

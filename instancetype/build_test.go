@@ -131,7 +131,8 @@ func TestWholeCatalogueEastus(t *testing.T) {
 	}, kinds, "NP (FPGA) and NVv4 (MI25) are not in the supported-GPU list; the AMD V710 sizes need gpu.mode None")
 	assert.Equal(t, 868, len(cat.InstanceTypes))
 	// Spot prices are known for a few common sizes only (the rest are priced like on-demand), so a
-	// real spot price wins.
+	// real spot price wins. The raw catalogue has no disk capabilities and PremiumIO everywhere, so
+	// every size carries the same P10 managed OS disk ($0.027/h) and the order is the VMs' order.
 	assert.Equal(t, "Standard_F2s_v2", cat.InstanceTypes[0].Name, "cheapest first")
 	for i := 1; i < len(cat.InstanceTypes); i++ {
 		prev, _ := cat.InstanceTypes[i-1].Offerings.Cheapest()

@@ -196,7 +196,7 @@ func TestOSDiskSizeSetsEphemeralStorage(t *testing.T) {
 	cat := build(t, fixture(t, "southcentralus"), opts)
 	it := mustFind(t, cat, "Standard_D64s_v3")
 	assert.Equal(t, int64(256_000_000_000), it.Capacity.StorageEphemeral().Value())
-	assert.Equal(t, EphemeralDisk{Placement: PlacementCacheDisk, SizeGB: 256, LocalDiskGB: 1717}, it.EphemeralOSDisk)
+	assert.Equal(t, eph(PlacementCacheDisk, 256, 1717), it.EphemeralOSDisk)
 	assert.False(t, mustFind(t, cat, "Standard_D2s_v3").EphemeralOSDisk.Ephemeral())
 }
 

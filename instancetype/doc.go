@@ -33,8 +33,10 @@
 //     capacity type, sku-family/series/version/cpu/memory, GPU, Hyper-V generation, placement scope,
 //     AKS mode, os-sku, FIPS) as requirements.Requirements.
 //  5. Offer: one offering per zone (plus the regional zone "0") and capacity type (spot only when the
-//     SKU allows it), priced from the region's prices (pricing.MissingPrice when unknown) and marked
-//     unavailable when Options.Unavailable says so.
+//     SKU allows it), priced at the node's full bill: the VM's price from the region's prices
+//     (pricing.MissingPrice when unknown) plus its managed OS disk's (ChooseOSDisk: none when the OS
+//     disk is ephemeral, else Premium_LRS or StandardSSD_LRS by tier), and marked unavailable when
+//     Options.Unavailable says so. Catalogue.Notes say which disk prices and capabilities are unknown.
 //
 // The package reads no clock, logs nothing and keeps no state between calls: the same inputs give
 // byte-identical output. Names follow Azure's size-naming scheme (see VMSize); where napkit chooses

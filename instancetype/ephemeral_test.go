@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/napkit/napkit/pricing"
 )
 
 // TestFindMaxEphemeral is reference case 2.
@@ -45,23 +47,34 @@ func TestChooseOSDisk(t *testing.T) {
 		osDisk int64
 		want   EphemeralDisk
 	}{
-		{"Standard_D64s_v3", 128, EphemeralDisk{Placement: PlacementCacheDisk, SizeGB: 128, LocalDiskGB: 1717}},
-		{"Standard_D64s_v3", 256, EphemeralDisk{Placement: PlacementCacheDisk, SizeGB: 256, LocalDiskGB: 1717}},
-		{"Standard_D2s_v3", 128, EphemeralDisk{SizeGB: 128}},
-		{"Standard_D2s_v3", 50, EphemeralDisk{Placement: PlacementCacheDisk, SizeGB: 50, LocalDiskGB: 53}},
-		{"Standard_B20ms", 128, EphemeralDisk{Placement: PlacementResourceDisk, SizeGB: 128, LocalDiskGB: 171}},
-		{"Standard_B20ms", 30, EphemeralDisk{Placement: PlacementCacheDisk, SizeGB: 30, LocalDiskGB: 32}},
-		{"Standard_B20ms", 200, EphemeralDisk{SizeGB: 200}},
-		{"Standard_D128ds_v6", 100, EphemeralDisk{Placement: PlacementNvmeDisk, SizeGB: 100, LocalDiskGB: 7559}},
-		{"Standard_NC24ads_A100_v4", 512, EphemeralDisk{SizeGB: 512}}, // NVMe is not an allowed placement
-		{"Standard_NC6s_v3", 128, EphemeralDisk{Placement: PlacementCacheDisk, SizeGB: 128, LocalDiskGB: 343}},
-		{"Standard_D2_v2", 30, EphemeralDisk{SizeGB: 30}}, // ephemeral OS disk not supported
-		{"Standard_D2as_v6", 30, EphemeralDisk{SizeGB: 30}},
+		{"Standard_D64s_v3", 128, eph(PlacementCacheDisk, 128, 1717)},
+		{"Standard_D64s_v3", 256, eph(PlacementCacheDisk, 256, 1717)},
+		{"Standard_D2s_v3", 128, managed(128, pricing.StoragePremiumLRS)},
+		{"Standard_D2s_v3", 50, eph(PlacementCacheDisk, 50, 53)},
+		{"Standard_B20ms", 128, eph(PlacementResourceDisk, 128, 171)},
+		{"Standard_B20ms", 30, eph(PlacementCacheDisk, 30, 32)},
+		{"Standard_B20ms", 200, managed(200, pricing.StoragePremiumLRS)},
+		{"Standard_D128ds_v6", 100, eph(PlacementNvmeDisk, 100, 7559)},
+		{"Standard_NC24ads_A100_v4", 512, managed(512, pricing.StoragePremiumLRS)}, // NVMe is not an allowed placement
+		{"Standard_NC6s_v3", 128, eph(PlacementCacheDisk, 128, 343)},
+		{"Standard_D2_v2", 30, managed(30, pricing.StorageStandardSSDLRS)}, // ephemeral OS disk not supported
+		{"Standard_D2as_v6", 30, managed(30, pricing.StoragePremiumLRS)},
 	}
 	for _, tc := range tests {
 		got := ChooseOSDisk(fixtureSKU(t, "southcentralus", tc.name), tc.osDisk)
 		assert.Equal(t, tc.want, got, "%s at %d GB", tc.name, tc.osDisk)
 		assert.Equal(t, tc.want.Placement != "", got.Ephemeral())
 	}
-	assert.Equal(t, EphemeralDisk{SizeGB: 128}, ChooseOSDisk(nil, 128))
+	assert.Equal(t, EphemeralDisk{SizeGB: 128, StorageAccountType: pricing.StorageStandardSSDLRS}, ChooseOSDisk(nil, 128),
+		"nothing known: a Standard SSD managed disk, capabilities unknown")
+}
+
+// eph is an ephemeral OS disk of sizeGB on a local disk of localGB: nothing to price.
+func eph(placement string, sizeGB, localGB int64) EphemeralDisk {
+	return EphemeralDisk{Placement: placement, SizeGB: sizeGB, LocalDiskGB: localGB, PriceKnown: true, CapabilitiesKnown: true}
+}
+
+// managed is a managed OS disk of a SKU whose record reports its disk capabilities, not yet priced.
+func managed(sizeGB int64, storageType string) EphemeralDisk {
+	return EphemeralDisk{SizeGB: sizeGB, StorageAccountType: storageType, CapabilitiesKnown: true}
 }

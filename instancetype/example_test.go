@@ -36,10 +36,11 @@ func ExampleSKUList_Build() {
 	cpu, memory, pods := alloc[corev1.ResourceCPU], alloc[corev1.ResourceMemory], alloc[corev1.ResourcePods]
 	fmt.Printf("cpu %s, memory %d bytes, pods %s\n", cpu.String(), memory.Value(), pods.String())
 	cheapest, _ := it.Offerings.Cheapest()
-	fmt.Printf("cheapest: %s in %s at $%.4f/h\n", cheapest.CapacityType, cheapest.Zone, cheapest.Price)
+	fmt.Printf("cheapest: %s in %s at $%.4f/h (VM $%.4f + %s %s OS disk $%.4f)\n", cheapest.CapacityType, cheapest.Zone,
+		cheapest.Price, cheapest.VMPrice, it.EphemeralOSDisk.StorageAccountType, it.EphemeralOSDisk.Tier, cheapest.DiskPrice)
 	// Output:
 	// cpu 1900m, memory 5693348249 bytes, pods 250
-	// cheapest: spot in southcentralus-1 at $0.0121/h
+	// cheapest: spot in southcentralus-1 at $0.0391/h (VM $0.0121 + Premium_LRS P10 OS disk $0.0270)
 }
 
 // ExampleBuild builds a catalogue from a SKU record made by hand, as a platform with its own source of

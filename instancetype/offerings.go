@@ -12,8 +12,15 @@ import (
 type Offering struct {
 	Zone         string `json:"zone"`
 	CapacityType string `json:"capacityType"`
-	// Price is in USD per hour; pricing.MissingPrice when unknown, so such offerings sort last.
+	// Price is the node's full price in USD per hour: VMPrice + DiskPrice, what the bill shows for a
+	// node of this offering. pricing.MissingPrice when the VM price is unknown, so such offerings sort
+	// last.
 	Price float64 `json:"price"`
+	// VMPrice is the VM's price in USD per hour (pricing.MissingPrice when unknown).
+	VMPrice float64 `json:"vmPrice"`
+	// DiskPrice is the managed OS disk's price in USD per hour; 0 for an ephemeral OS disk (see
+	// InstanceType.EphemeralOSDisk).
+	DiskPrice float64 `json:"diskPrice"`
 	// Available is false while the offering is known to be out of capacity (Options.Unavailable).
 	Available bool `json:"available"`
 	// UnavailableReason says why an offering is unavailable when something other than the

@@ -36,7 +36,9 @@ func TestOfferingsFixture(t *testing.T) {
 		if o.CapacityType == api.CapacityTypeSpot {
 			want = spot
 		}
-		assert.Equal(t, want, o.Price)
+		assert.Equal(t, want, o.VMPrice)
+		assert.Equal(t, d2s.EphemeralOSDisk.PricePerHour, o.DiskPrice)
+		assert.InDelta(t, want+19.71/730, o.Price, 1e-12, "VM + P10 OS disk (southcentralus uses eastus's disk prices)")
 		assert.True(t, o.Available)
 		assert.Equal(t, map[string]string{
 			api.LabelZone:                "In [" + o.Zone + "]",

@@ -111,7 +111,10 @@ func DefaultKnownSKUs() (map[string]bool, error) {
 // DefaultRegions lists the regions LoadDefault has a catalogue for, sorted.
 func DefaultRegions() []string { return azuredata.CatalogRegions() }
 
-// LoadDefault reads the embedded full-region SKU catalogue of region (eastus or westus2).
+// LoadDefault reads the embedded full-region SKU catalogue of region (eastus or westus2), with the
+// disk capabilities of the sizes the embedded hand-picked records describe filled in (the catalogue
+// itself has none; see fillDiskCapabilities). The other sizes keep no disk capabilities: Build marks
+// their OS disk as CapabilitiesKnown false and the Catalogue's Notes count them.
 func LoadDefault(region string) (*SKUList, error) {
 	data, err := azuredata.Catalog(region)
 	if err != nil {
@@ -120,6 +123,9 @@ func LoadDefault(region string) (*SKUList, error) {
 	list, err := ReadSKUs(data, region)
 	if err != nil {
 		return nil, fmt.Errorf("instancetype: embedded catalogue %s: %w", region, err)
+	}
+	if err := fillDiskCapabilities(list.SKUs); err != nil {
+		return nil, err
 	}
 	return list, nil
 }

@@ -48,6 +48,10 @@ type SKU struct {
 	// MaxResourceVolumeMB is the temp disk size; ARM says MB but the unit is MiB.
 	MaxResourceVolumeMB int64 `json:"maxResourceVolumeMB,omitempty"`
 	NvmeDiskSizeInMiB   int64 `json:"nvmeDiskSizeInMiB,omitempty"`
+	// DiskCapabilitiesKnown is true when the record reported EphemeralOSDiskSupported. Without it the
+	// disk fields above are absent rather than zero (the embedded full-region catalogues lack them),
+	// so "no ephemeral OS disk" is a default, not a fact.
+	DiskCapabilitiesKnown bool `json:"diskCapabilitiesKnown"`
 
 	// UltraSSDAvailable is the SKU-level capability; UltraSSDZones the zones whose zone details say so.
 	UltraSSDAvailable bool     `json:"ultraSSDAvailable,omitempty"`

@@ -65,7 +65,7 @@ func TestNewSKUFromFixture(t *testing.T) {
 		Family: "StandardNCADSA100v4Family", VCPUs: 24, VCPUsAvailable: 24, MemoryGiB: 220, GPUs: 1,
 		Arch: "amd64", HyperVGenerations: sets.New("2"),
 		LowPriorityCapable: true, PremiumIO: true, AcceleratedNetworking: true, EncryptionAtHostSupported: true,
-		EphemeralOSDiskSupported:           true,
+		EphemeralOSDiskSupported: true, DiskCapabilitiesKnown: true,
 		SupportedEphemeralOSDiskPlacements: []string{"ResourceDisk", "CacheDisk"},
 		CachedDiskBytes:                    274877906944, MaxResourceVolumeMB: 65536, NvmeDiskSizeInMiB: 915527,
 		UltraSSDAvailable: true, Zones: []string{"1", "3"}, OfferedInRegion: true,

@@ -32,6 +32,8 @@ func candidateFrom(it *instancetype.InstanceType) Candidate {
 	if disk := it.EphemeralOSDisk; disk.Ephemeral() {
 		c.EphemeralOSDiskPlacement = disk.Placement
 		c.EphemeralOSDiskMaxGB = int32(min(disk.LocalDiskGB, math.MaxInt32))
+	} else {
+		c.OSDiskStorageAccountType = disk.StorageAccountType
 	}
 	for _, o := range it.Offerings {
 		c.Offerings = append(c.Offerings, Offering{Zone: o.Zone, CapacityType: o.CapacityType, Price: o.Price, Available: o.Available})

@@ -30,8 +30,10 @@ func TestCandidatesFromCatalogue(t *testing.T) {
 	assert.Equal(t, "standardDSv3Family", got[0].Family)
 	assert.Equal(t, 2, got[0].VCPUs)
 	assert.Empty(t, got[0].EphemeralOSDiskPlacement, "53 GB cache disk cannot hold a 128 GB OS disk")
+	assert.Equal(t, "Premium_LRS", got[0].OSDiskStorageAccountType, "the managed disk the plan priced")
 	assert.Len(t, got[0].Offerings, len(d2.Offerings))
 	assert.Equal(t, "CacheDisk", got[1].EphemeralOSDiskPlacement)
+	assert.Empty(t, got[1].OSDiskStorageAccountType, "an ephemeral OS disk is not a managed disk")
 	assert.GreaterOrEqual(t, got[1].EphemeralOSDiskMaxGB, int32(128))
 
 	choice, ok := launch.Choose(got, nil, nil)

@@ -88,6 +88,10 @@ type Candidate struct {
 	EphemeralOSDiskPlacement string
 	// EphemeralOSDiskMaxGB is the largest ephemeral OS disk that placement holds.
 	EphemeralOSDiskMaxGB int32
+	// OSDiskStorageAccountType is the storage account type of a managed OS disk, named in the VM body
+	// so that the disk launched is the disk the plan priced: Premium_LRS on sizes capable of premium
+	// storage, else StandardSSD_LRS (instancetype.ChooseOSDisk). Empty leaves it to Azure.
+	OSDiskStorageAccountType string
 	// Offerings are the (zone, capacity type) places the SKU can launch.
 	Offerings []Offering
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,30 @@ type fakePage struct {
 	raw    string // served instead of items when set (a malformed page, or an error body)
 	status int    // answered instead of 200 when set
 	block  bool   // hang until the request is cancelled
+}
+
+// diskKey marks the pages key of a region's managed-disk answer ("eastus" + diskKey). A region
+// without such a key gets diskItems(region, 21, 10) when its VM answer has items, else the VM answer
+// itself (the same failure).
+const diskKey = "/disks"
+
+// diskItems is a managed-disk answer: P10 and E10 tier meters at the given monthly prices, and the
+// meters the client must skip (mount, operations, ZRS, a per-hour unit).
+func diskItems(region string, p10, e10 float64) []map[string]any {
+	disk := func(product, meter, unit string, price float64) map[string]any {
+		it := item(region, "", meter, product, price)
+		it["serviceName"], it["serviceFamily"], it["unitOfMeasure"] = "Storage", "Storage", unit
+		it["skuName"] = strings.TrimSuffix(strings.TrimSuffix(meter, " Disk Mount"), " Disk")
+		return it
+	}
+	return []map[string]any{
+		disk("Premium SSD Managed Disks", "P10 LRS Disk", "1/Month", p10),
+		disk("Premium SSD Managed Disks", "P10 LRS Disk Mount", "1/Month", 1.5),
+		disk("Premium SSD Managed Disks", "P10 ZRS Disk", "1/Month", 2*p10),
+		disk("Standard SSD Managed Disks", "E10 LRS Disk", "1/Month", e10),
+		disk("Standard SSD Managed Disks", "E10 LRS Disk Operations", "10K", 0.002),
+		disk("Standard SSD Managed Disks", "E10 LRS Disk", "1 Hour", 0.001),
+	}
 }
 
 type fakeAPI struct {
@@ -65,14 +90,23 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	region, index := q.Get("region"), 0
 	if _, after, ok := strings.Cut(q.Get("$filter"), "armRegionName eq '"); ok {
-		region = strings.TrimSuffix(after, "'")
+		region, _, _ = strings.Cut(after, "'")
 	}
 	if p := q.Get("page"); p != "" {
 		index, _ = strconv.Atoi(p)
 	}
 	f.mu.Lock()
 	f.requests = append(f.requests, r.Clone(r.Context()))
-	pages := f.pages[region]
+	if strings.Contains(q.Get("$filter"), "serviceName eq 'Storage'") {
+		region += diskKey
+	}
+	pages, ok := f.pages[region]
+	if vmRegion, isDisk := strings.CutSuffix(region, diskKey); isDisk && !ok {
+		pages = f.pages[vmRegion] // a failing VM answer fails the disk answer the same way
+		if len(pages) > 0 && !slices.ContainsFunc(pages, func(p fakePage) bool { return p.items == nil }) {
+			pages = []fakePage{{items: diskItems(vmRegion, 21.0, 10.0)}}
+		}
+	}
 	f.mu.Unlock()
 	if index >= len(pages) {
 		writePage(w, nil, "")

@@ -97,30 +97,51 @@ func parseBaseURL(raw string) (*url.URL, error) {
 // otherwise the transport's error, which wraps context.DeadlineExceeded or context.Canceled when the
 // timeout or ctx ends the fetch.
 func (c *Client) Fetch(ctx context.Context, region string) (map[string]Price, error) {
+	col := newCollector()
+	if err := c.fetchAll(ctx, region, filter, col.add); err != nil {
+		return nil, err
+	}
+	return col.prices(), nil
+}
+
+// FetchDisks returns the managed-disk tier prices of one region: the monthly "<tier> LRS Disk"
+// meters of Premium SSD (Premium_LRS), Standard SSD (StandardSSD_LRS) and Standard HDD
+// (Standard_LRS) managed disks, by storage account type, each sorted by size. Mount, operation and
+// bursting meters, ZRS and other redundancies are left out. Errors are those of Fetch.
+func (c *Client) FetchDisks(ctx context.Context, region string) (DiskTables, error) {
+	col := newDiskCollector()
+	if err := c.fetchAll(ctx, region, diskFilter, col.add); err != nil {
+		return nil, err
+	}
+	return col.tables(), nil
+}
+
+// fetchAll pages through one region's answer to the filter made by filterOf, passing every item to
+// add.
+func (c *Client) fetchAll(ctx context.Context, region string, filterOf func(string) string, add func(apiItem)) error {
 	name, err := regionName(region)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	col := newCollector()
-	next := c.firstPage(name)
+	next := c.firstPage(filterOf(name))
 	for page := 1; next != nil; page++ {
 		if page > c.maxPages {
-			return nil, fmt.Errorf("pricing: region %s: %w (limit %d)", name, ErrTooManyPages, c.maxPages)
+			return fmt.Errorf("pricing: region %s: %w (limit %d)", name, ErrTooManyPages, c.maxPages)
 		}
 		p, err := c.getPage(ctx, name, page, next)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, it := range p.Items {
-			col.add(it)
+			add(it)
 		}
 		if next, err = nextPage(next, p.NextPageLink); err != nil {
-			return nil, fmt.Errorf("pricing: region %s page %d: NextPageLink: %w: %w", name, page, ErrMalformed, err)
+			return fmt.Errorf("pricing: region %s page %d: NextPageLink: %w: %w", name, page, ErrMalformed, err)
 		}
 	}
-	return col.prices(), nil
+	return nil
 }
 
 // filter is the OData filter for one region's Linux and Windows VM consumption prices in USD;
@@ -130,10 +151,18 @@ func filter(region string) string {
 		" and serviceName eq 'Virtual Machines' and armRegionName eq '" + region + "'"
 }
 
-func (c *Client) firstPage(region string) *url.URL {
+// diskFilter is the OData filter for one region's managed-disk consumption prices in USD; the
+// collector keeps the monthly LRS tier meters.
+func diskFilter(region string) string {
+	return "priceType eq 'Consumption' and currencyCode eq 'USD' and serviceName eq 'Storage'" +
+		" and armRegionName eq '" + region + "' and (productName eq 'Premium SSD Managed Disks'" +
+		" or productName eq 'Standard SSD Managed Disks' or productName eq 'Standard HDD Managed Disks')"
+}
+
+func (c *Client) firstPage(filter string) *url.URL {
 	u := *c.base
 	// Spaces are sent as %20, not '+', and $filter unescaped, as in the API's documentation.
-	esc := strings.ReplaceAll(url.QueryEscape(filter(region)), "+", "%20")
+	esc := strings.ReplaceAll(url.QueryEscape(filter), "+", "%20")
 	u.RawQuery = "api-version=" + APIVersion + "&$filter=" + esc
 	return &u
 }

@@ -12,8 +12,10 @@ import (
 	"github.com/napkit/napkit/internal/azuredata"
 )
 
-// DefaultSnapshot parses the price table embedded in package azuredata: Linux pay-as-you-go prices
-// for 57 regions from Karpenter's Azure provider (2026-06-18), with a few older spot prices.
+// DefaultSnapshot parses the price tables embedded in package azuredata: Linux pay-as-you-go prices
+// for 57 regions from Karpenter's Azure provider (2026-06-18), with a few older spot prices, and the
+// managed-disk tier prices of eastus and westus2 (see azuredata's doc for their sources; other
+// regions fall back to eastus's disk prices, see Snapshot.Region).
 //
 // It corrects one known fault of that table. When the Retail Prices API lists more than one
 // Linux-looking meter for a VM size, Karpenter's generator keeps whichever it sees last, so for some
@@ -42,6 +44,11 @@ func DefaultSnapshot() (*Snapshot, error) {
 		return nil, fmt.Errorf("pricing: embedded prices-unstable.csv: %w", err)
 	}
 	applyFixes(snap, fixes)
+	disks, err := ParseDiskCSV(bytes.NewReader(azuredata.DiskPrices()))
+	if err != nil {
+		return nil, fmt.Errorf("pricing: embedded disk-prices.csv: %w", err)
+	}
+	snap.disks = disks
 	return snap, nil
 }
 

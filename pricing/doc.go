@@ -1,13 +1,15 @@
-// Package pricing owns napkit's VM prices: the hourly Linux on-demand and spot price of each Azure
-// VM size in each region, in USD. It parses the price tables that package azuredata embeds, reads
-// live prices from the public Azure Retail Prices API, and answers lookups.
+// Package pricing owns napkit's prices: the hourly Linux on-demand and spot price of each Azure VM
+// size in each region, and the monthly price of each managed-disk tier (a node's managed OS disk is
+// part of its bill), in USD. It parses the price tables that package azuredata embeds, reads live
+// prices from the public Azure Retail Prices API, and answers lookups (RegionPrices.ManagedDisk gives
+// a disk's tier and hourly price, monthly / HoursPerMonth).
 //
 // Data flows one way:
 //
-//	azuredata (embedded prices.csv, prices-unstable.csv)
+//	azuredata (embedded prices.csv, prices-unstable.csv, disk-prices.csv)
 //	    │ DefaultSnapshot: parse, use the Linux price where a Windows price leaked in
 //	    ▼
-//	Snapshot (immutable) ──▶ Provider ◀── Client.Fetch (Retail Prices API), on Refresh, optional
+//	Snapshot (immutable) ──▶ Provider ◀── Client.Fetch + FetchDisks (Retail Prices API), on Refresh
 //	                             │ Region(name) → RegionPrices, Note
 //	                             ▼
 //	instance-type catalogue: prices each offering; MissingPrice for a SKU with none

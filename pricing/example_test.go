@@ -53,7 +53,12 @@ func ExampleParseCSV() {
 // A Provider starts from a snapshot and swaps in live prices on Refresh. The server here stands in
 // for the Retail Prices API.
 func ExampleProvider() {
-	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Query().Get("$filter"), "serviceName eq 'Storage'") {
+			fmt.Fprint(w, `{"Items": [{"productName": "Premium SSD Managed Disks", "skuName": "P10 LRS",
+			 "meterName": "P10 LRS Disk", "unitOfMeasure": "1/Month", "retailPrice": 21.5}], "NextPageLink": null}`)
+			return
+		}
 		fmt.Fprint(w, `{"Items": [
 			{"armSkuName": "Standard_D2s_v3", "skuName": "D2s v3", "meterName": "D2s v3",
 			 "productName": "Virtual Machines DSv3 Series", "retailPrice": 0.095},
@@ -80,9 +85,10 @@ func ExampleProvider() {
 	after, _ := provider.Region("eastus")
 	for _, prices := range []pricing.RegionPrices{before, after} {
 		spot, _ := prices.Spot("Standard_D2s_v3")
-		fmt.Printf("D2s_v3 spot %.5f\n", spot)
+		disk, _ := prices.ManagedDisk(pricing.StoragePremiumLRS, 128)
+		fmt.Printf("D2s_v3 spot %.5f, 128 GiB Premium_LRS OS disk %s $%.2f/month\n", spot, disk.Tier, disk.PerMonth)
 	}
 	// Output:
-	// D2s_v3 spot 0.01056
-	// D2s_v3 spot 0.01200
+	// D2s_v3 spot 0.01056, 128 GiB Premium_LRS OS disk P10 $19.71/month
+	// D2s_v3 spot 0.01200, 128 GiB Premium_LRS OS disk P10 $21.50/month
 }

@@ -15,6 +15,8 @@ type apiItem struct {
 	ProductName string  `json:"productName"`
 	SkuName     string  `json:"skuName"`
 	MeterName   string  `json:"meterName"`
+	// UnitOfMeasure is "1 Hour" for VMs and "1/Month" for disk tiers.
+	UnitOfMeasure string `json:"unitOfMeasure"`
 }
 
 // collector gathers the prices of one region across pages.
@@ -63,4 +65,42 @@ func (c *collector) prices() map[string]Price {
 		out[sku] = p.normalised()
 	}
 	return out
+}
+
+// diskCollector gathers the managed-disk tier prices of one region across pages.
+type diskCollector struct {
+	perMonth map[string]map[string]float64 // storage type → tier → lowest price seen
+}
+
+func newDiskCollector() *diskCollector {
+	return &diskCollector{perMonth: map[string]map[string]float64{}}
+}
+
+// add keeps an item when it is the monthly price of an LRS tier: meter "<tier> LRS Disk" (not
+// "... Disk Mount" or "... Disk Operations"), unit per month, a known tier of the product's type.
+func (c *diskCollector) add(it apiItem) {
+	storageType, ok := diskStorageType(it.ProductName)
+	tier, isDisk := strings.CutSuffix(strings.TrimSpace(it.MeterName), " LRS Disk")
+	if !ok || !isDisk || !strings.Contains(it.UnitOfMeasure, "Month") || !validPrice(it.RetailPrice) {
+		return
+	}
+	if _, tierType, known := TierSize(tier); !known || tierType != storageType {
+		return
+	}
+	if c.perMonth[storageType] == nil {
+		c.perMonth[storageType] = map[string]float64{}
+	}
+	keepLowest(c.perMonth[storageType], tier, it.RetailPrice)
+}
+
+// tables returns what was gathered, sorted by size.
+func (c *diskCollector) tables() DiskTables {
+	b := newDiskBuilder()
+	for storageType, tiers := range c.perMonth {
+		for tier, price := range tiers {
+			size, _, _ := TierSize(tier)
+			_ = b.add(storageType, tier, size, price) // every entry was checked in add
+		}
+	}
+	return b.done()
 }

@@ -37,6 +37,11 @@ func validPrice(v float64) bool {
 type RegionPrices struct {
 	region string
 	prices map[string]Price
+	// disks are the managed-disk prices of diskRegion, which differs from region when the data has
+	// disk prices for neither the region asked for nor region (see Snapshot.Region).
+	disks      DiskTables
+	diskRegion string
+	diskNote   string
 }
 
 // Region returns the name of the region whose prices these are. After a fallback it is the

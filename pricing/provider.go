@@ -79,7 +79,8 @@ func refreshRegions(opts ProviderOptions) ([]string, error) {
 	return slices.Compact(regions), nil
 }
 
-// Refresh fetches every configured region and swaps in the prices of each that succeeded. The
+// Refresh fetches every configured region's VM and managed-disk prices and swaps in each that
+// succeeded. The
 // errors of the others are joined into the result; their previous prices stay. A fetch that
 // succeeds with no prices counts as failed, with ErrNoPrices. Cancelling ctx stops the refresh
 // before the next region.
@@ -104,7 +105,19 @@ func (p *Provider) Refresh(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
+// refreshRegion refreshes a region's VM prices, then its managed-disk prices; each half that fails
+// keeps its previous prices and reports why.
 func (p *Provider) refreshRegion(ctx context.Context, region string) error {
+	vmErr, diskErr := p.refreshVMs(ctx, region), p.refreshDisks(ctx, region)
+	if vmErr == nil || diskErr == nil {
+		p.mu.Lock()
+		p.updated = p.clock()
+		p.mu.Unlock()
+	}
+	return errors.Join(vmErr, diskErr)
+}
+
+func (p *Provider) refreshVMs(ctx context.Context, region string) error {
 	fresh, err := p.client.Fetch(ctx, region)
 	if err != nil {
 		return err
@@ -116,7 +129,20 @@ func (p *Provider) refreshRegion(ctx context.Context, region string) error {
 	defer p.mu.Unlock()
 	prev, _ := p.snap.table(region)
 	p.snap = p.snap.withRegion(region, keepSpot(fresh, prev))
-	p.updated = p.clock()
+	return nil
+}
+
+func (p *Provider) refreshDisks(ctx context.Context, region string) error {
+	fresh, err := p.client.FetchDisks(ctx, region)
+	if err != nil {
+		return fmt.Errorf("pricing: disk prices: %w", err)
+	}
+	if len(fresh) == 0 {
+		return fmt.Errorf("pricing: region %s disk prices: %w", region, ErrNoPrices)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.snap = p.snap.withDisks(region, fresh)
 	return nil
 }
 

@@ -94,7 +94,7 @@ func TestRefreshKeepsPricesOnFailure(t *testing.T) {
 		{name: "empty answer", pages: map[string][]fakePage{},
 			check: func(t *testing.T, err error) { require.ErrorIs(t, err, ErrNoPrices) }},
 		{name: "only Windows prices", pages: map[string][]fakePage{"eastus": {{items: []map[string]any{
-			windows("eastus", "Standard_D2s_v3", "D2s v3", 0.188)}}}},
+			windows("eastus", "Standard_D2s_v3", "D2s v3", 0.188)}}}, "eastus" + diskKey: {}},
 			check: func(t *testing.T, err error) { require.ErrorIs(t, err, ErrNoPrices) }},
 		{name: "cancelled", pages: good, cancel: true,
 			check: func(t *testing.T, err error) { require.ErrorIs(t, err, context.Canceled) }},
@@ -124,9 +124,10 @@ func TestRefreshKeepsPricesOnFailure(t *testing.T) {
 
 func TestRefreshSomeRegionsFail(t *testing.T) {
 	api := newFakeAPI(t, map[string][]fakePage{
-		"eastus":    {{status: http.StatusTooManyRequests, raw: "slow down"}},
-		"westus2":   {{items: []map[string]any{linux("westus2", "Standard_D2s_v3", "D2s v3", 0.099)}}},
-		"newregion": {{items: []map[string]any{linux("newregion", "Standard_D2s_v3", "D2s v3", 0.2)}}},
+		"eastus":           {{status: http.StatusTooManyRequests, raw: "slow down"}},
+		"eastus" + diskKey: {{status: http.StatusTooManyRequests, raw: "slow down"}},
+		"westus2":          {{items: []map[string]any{linux("westus2", "Standard_D2s_v3", "D2s v3", 0.099)}}},
+		"newregion":        {{items: []map[string]any{linux("newregion", "Standard_D2s_v3", "D2s v3", 0.2)}}},
 	})
 	p := newTestProvider(t, api, "westus2", "EastUS", "newregion", "eastus")
 
@@ -141,7 +142,12 @@ func TestRefreshSomeRegionsFail(t *testing.T) {
 	assert.Equal(t, 0.2, lookup(t, p, "newregion", "Standard_D2s_v3").OnDemand, "a region the snapshot lacked is added")
 	assert.Equal(t, []string{"eastus", "newregion", "westus2"}, p.Snapshot().Regions())
 	assert.Equal(t, time.Unix(t0Unix, 0).Add(time.Hour), p.LastUpdated(), "stamped by the last region swapped in")
-	assert.Len(t, api.requestLog(), 3, "each region fetched once, repeats removed")
+	assert.Len(t, api.requestLog(), 6, "each region's VM and disk prices fetched once, repeats removed")
+	disk, ok := lookupRegion(p, "westus2").ManagedDisk(StoragePremiumLRS, 128)
+	assert.True(t, ok)
+	assert.Equal(t, 21.0, disk.PerMonth, "good region's disk prices updated")
+	_, ok = lookupRegion(p, "eastus").ManagedDisk(StoragePremiumLRS, 128)
+	assert.False(t, ok, "failed region keeps what it had: no disk prices in the test snapshot")
 }
 
 func TestRefreshWithoutSpotKeepsKnownSpot(t *testing.T) {
@@ -228,4 +234,9 @@ func TestRefreshWaitHonoursContext(t *testing.T) {
 	defer cancel()
 	require.ErrorIs(t, p.Refresh(ctx), context.DeadlineExceeded, "a second refresh gives up waiting")
 	require.ErrorIs(t, <-done, context.DeadlineExceeded)
+}
+
+func lookupRegion(p *Provider, region string) RegionPrices {
+	rp, _ := p.Region(region)
+	return rp
 }

@@ -21,6 +21,7 @@ type Note struct {
 type Snapshot struct {
 	regions map[string]map[string]Price // region → SKU → normalised price; never changed once built
 	names   []string                    // sorted keys of regions
+	disks   map[string]DiskTables       // region → managed-disk tiers; never changed once built
 }
 
 // NewSnapshot builds a snapshot from prices by region and SKU, for tests and for callers with their
@@ -62,23 +63,86 @@ func copyPrices(region string, skus map[string]Price) (map[string]Price, error) 
 
 // newSnapshot wraps regions, which the snapshot then owns.
 func newSnapshot(regions map[string]map[string]Price) *Snapshot {
-	return &Snapshot{regions: regions, names: slices.Sorted(maps.Keys(regions))}
+	return &Snapshot{regions: regions, names: slices.Sorted(maps.Keys(regions)), disks: map[string]DiskTables{}}
+}
+
+// WithDiskPrices returns a copy of s whose managed-disk prices are tables (by region, as
+// ParseDiskCSV returns them) in place of s's for those regions. The tables are copied and checked
+// as ParseDiskCSV checks rows.
+func (s *Snapshot) WithDiskPrices(tables map[string]DiskTables) (*Snapshot, error) {
+	out := s.clone()
+	for region, byType := range tables {
+		name, err := regionName(region)
+		if err != nil {
+			return nil, err
+		}
+		b := newDiskBuilder()
+		for storageType, tiers := range byType {
+			for _, t := range tiers {
+				if err := b.add(storageType, t.Name, t.SizeGiB, t.PerMonth); err != nil {
+					return nil, fmt.Errorf("pricing: region %s disk prices: %w", name, err)
+				}
+			}
+		}
+		out.disks[name] = b.done()
+	}
+	return out, nil
+}
+
+// clone copies s's maps (not the tables they hold, which are never changed). A nil s gives an empty
+// snapshot.
+func (s *Snapshot) clone() *Snapshot {
+	if s == nil {
+		return newSnapshot(map[string]map[string]Price{})
+	}
+	out := newSnapshot(maps.Clone(s.regions))
+	out.disks = maps.Clone(s.disks)
+	return out
+}
+
+// DiskRegions returns the names of the regions with managed-disk prices, sorted.
+func (s *Snapshot) DiskRegions() []string {
+	if s == nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(s.disks))
 }
 
 // Region returns the prices of region (case-insensitive). When the snapshot has no prices for it,
 // it returns FallbackRegion's prices and a Note saying so; when it has neither, it returns empty
 // prices and a Note. A nil snapshot has no regions.
+//
+// Managed-disk prices fall back the same way, on their own: a region with VM prices but no disk prices
+// gets FallbackRegion's disk prices; RegionPrices.DiskNote says so (the Note is about VM prices only).
 func (s *Snapshot) Region(region string) (RegionPrices, Note) {
 	name := strings.ToLower(region)
+	var rp RegionPrices
+	var note Note
 	if table, ok := s.table(name); ok {
-		return RegionPrices{region: name, prices: table}, Note{}
+		rp = RegionPrices{region: name, prices: table}
+	} else if table, ok := s.table(FallbackRegion); ok {
+		note.Message = fmt.Sprintf("no prices for region %s; using %s", region, FallbackRegion)
+		rp = RegionPrices{region: FallbackRegion, prices: table}
+	} else {
+		note.Message = fmt.Sprintf("no prices for region %s nor for the fallback region %s", region, FallbackRegion)
 	}
-	if table, ok := s.table(FallbackRegion); ok {
-		msg := fmt.Sprintf("no prices for region %s; using %s", region, FallbackRegion)
-		return RegionPrices{region: FallbackRegion, prices: table}, Note{Message: msg}
+	switch {
+	case s.diskTables(name) != nil:
+		rp.disks, rp.diskRegion = s.diskTables(name), name
+	case s.diskTables(FallbackRegion) != nil:
+		rp.diskNote = fmt.Sprintf("no managed-disk prices for region %s; using %s", region, FallbackRegion)
+		rp.disks, rp.diskRegion = s.diskTables(FallbackRegion), FallbackRegion
+	default:
+		rp.diskNote = fmt.Sprintf("no managed-disk prices for region %s", region)
 	}
-	msg := fmt.Sprintf("no prices for region %s nor for the fallback region %s", region, FallbackRegion)
-	return RegionPrices{}, Note{Message: msg}
+	return rp, note
+}
+
+func (s *Snapshot) diskTables(region string) DiskTables {
+	if s == nil {
+		return nil
+	}
+	return s.disks[region]
 }
 
 func (s *Snapshot) table(region string) (map[string]Price, bool) {
@@ -100,10 +164,17 @@ func (s *Snapshot) Regions() []string {
 // withRegion returns a new snapshot that shares s's tables except region's, which becomes table.
 // Sharing is safe because tables are never changed once built.
 func (s *Snapshot) withRegion(region string, table map[string]Price) *Snapshot {
-	regions := make(map[string]map[string]Price, len(s.regions)+1)
-	maps.Copy(regions, s.regions)
-	regions[region] = table
-	return newSnapshot(regions)
+	out := s.clone()
+	out.regions[region] = table
+	out.names = slices.Sorted(maps.Keys(out.regions))
+	return out
+}
+
+// withDisks returns a new snapshot that shares s's tables except region's disk prices.
+func (s *Snapshot) withDisks(region string, tables DiskTables) *Snapshot {
+	out := s.clone()
+	out.disks[region] = tables
+	return out
 }
 
 // regionName lower-cases an ARM region name and checks it; see ErrInvalidRegion.

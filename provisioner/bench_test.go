@@ -137,6 +137,7 @@ func runBench(b *testing.B, ps []*corev1.Pod, opts Options) {
 	b.ReportMetric(float64(len(ps))/elapsed.Seconds(), "pods/s")
 	b.ReportMetric(float64(len(plan.NodeClaims)), "nodes")
 	b.ReportMetric(plan.Cost.PricePerHour, "$/h")
+	b.ReportMetric(plan.Cost.DiskPricePerHour, "disk$/h")
 	b.ReportMetric(plan.Cost.LowerBoundPerHour, "bound$/h")
 	if plan.Cost.LowerBoundPerHour > 0 {
 		b.ReportMetric(plan.Cost.PricePerHour/plan.Cost.LowerBoundPerHour, "price/bound")

@@ -64,14 +64,13 @@ func ExampleSolve() {
 		panic(err)
 	}
 	for _, nc := range plan.NodeClaims {
-		fmt.Printf("%s: %s %s %s $%.4f/h, %d pods\n", nc.Name, nc.InstanceType, nc.Zone, nc.CapacityType, nc.PricePerHour, len(nc.Pods))
+		fmt.Printf("%s: %s %s %s $%.4f/h (VM $%.4f + OS disk $%.4f), %d pods\n", nc.Name, nc.InstanceType, nc.Zone,
+			nc.CapacityType, nc.PricePerHour, nc.VMPricePerHour, nc.DiskPricePerHour, len(nc.Pods))
 	}
 	fmt.Printf("total $%.4f/h\n", plan.Cost.PricePerHour)
 	// Output:
-	// general-purpose-1: Standard_D4als_v6 eastus-3 on-demand $0.1610/h, 3 pods
-	// general-purpose-2: Standard_D2als_v6 eastus-3 on-demand $0.0804/h, 1 pods
-	// general-purpose-3: Standard_D2als_v6 eastus-2 on-demand $0.0804/h, 1 pods
-	// total $0.3218/h
+	// general-purpose-1: Standard_D8als_v6 eastus-3 on-demand $0.3490/h (VM $0.3220 + OS disk $0.0270), 5 pods
+	// total $0.3490/h
 }
 
 // ExampleSolve_unschedulable shows the explanation of a pod no allowed instance type can hold.

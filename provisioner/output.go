@@ -33,6 +33,11 @@ func (e *engine) plan(chs []choice) *Plan {
 	pl.Unschedulable = e.unschedulable()
 	pl.UnmetPreferences = e.unmetPreferences()
 	pl.Cost.PricePerHour = roundPrice(totalPrice(chs))
+	for _, nc := range pl.NodeClaims {
+		pl.Cost.VMPricePerHour += nc.VMPricePerHour
+		pl.Cost.DiskPricePerHour += nc.DiskPricePerHour
+	}
+	pl.Cost.VMPricePerHour, pl.Cost.DiskPricePerHour = roundPrice(pl.Cost.VMPricePerHour), roundPrice(pl.Cost.DiskPricePerHour)
 	pl.Stats = Stats{Pods: len(e.in.Pods), NewNodeClaims: len(chs), PodClasses: len(e.classes), Strategy: StrategyNapkit}
 	if e.baseline {
 		pl.Stats.Strategy = StrategyFFD
@@ -97,6 +102,7 @@ func (e *engine) nodeClaim(ch choice) NodeClaim {
 	nc := NodeClaim{
 		Name: ch.name, NodePool: p.name, InstanceType: pt.name, InstanceTypeOptions: ch.options,
 		Zone: pr.zone, CapacityType: pr.capType, PricePerHour: roundPrice(pr.price),
+		VMPricePerHour: roundPrice(pr.price - off.DiskPrice), DiskPricePerHour: roundPrice(off.DiskPrice),
 		Capacity: pt.it.Capacity.DeepCopy(), Allocatable: pt.it.Allocatable().DeepCopy(),
 		Requests: e.rt.toList(requests), Labels: e.claimLabels(b, pt, off.Requirements.Labels()),
 		Taints: slices.Clone(p.taints), StartupTaints: slices.Clone(p.startupTaints), MinValuesRelaxed: ch.relaxed,

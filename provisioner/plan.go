@@ -33,7 +33,8 @@ type Plan struct {
 type NodeClaim struct {
 	Name     string `json:"name"`
 	NodePool string `json:"nodePool"`
-	// InstanceType and Zone/CapacityType are the cheapest choice; PricePerHour is its price.
+	// InstanceType and Zone/CapacityType are the cheapest choice; PricePerHour is its full price (VM
+	// plus managed OS disk), VMPricePerHour and DiskPricePerHour its two parts.
 	InstanceType string `json:"instanceType"`
 	// InstanceTypeOptions is the launch list: every compatible instance type that fits the pods,
 	// cheapest first, at most Options.MaxInstanceTypes long. NodeClaims packed alike share one
@@ -42,6 +43,8 @@ type NodeClaim struct {
 	Zone                string              `json:"zone"`
 	CapacityType        string              `json:"capacityType"`
 	PricePerHour        float64             `json:"pricePerHour"`
+	VMPricePerHour      float64             `json:"vmPricePerHour"`
+	DiskPricePerHour    float64             `json:"diskPricePerHour"`
 	Capacity            corev1.ResourceList `json:"capacity"`
 	Allocatable         corev1.ResourceList `json:"allocatable"`
 	// Requests sums the pods' requests and the DaemonSet overhead expected on the node.
@@ -79,9 +82,12 @@ type UnmetPreference struct {
 	Preference string `json:"preference"`
 }
 
-// Cost is the plan's price and a lower bound on the price of any plan placing the same pods.
+// Cost is the plan's full price (VMs plus managed OS disks), its two parts, and a lower bound on the
+// full price of any plan placing the same pods.
 type Cost struct {
 	PricePerHour      float64 `json:"pricePerHour"`
+	VMPricePerHour    float64 `json:"vmPricePerHour"`
+	DiskPricePerHour  float64 `json:"diskPricePerHour"`
 	LowerBoundPerHour float64 `json:"lowerBoundPerHour"`
 }
 

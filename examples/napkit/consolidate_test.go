@@ -75,7 +75,8 @@ func TestConsolidatePDBTable(t *testing.T) {
 	code := run([]string{"consolidate", "-f", "testdata/consolidate-pdb.yaml", "--now", goldenNow, "-o", "table"}, &stdout, &stderr)
 	require.Equal(t, 0, code, stderr.String())
 	assert.Contains(t, stdout.String(), "paced aks-pair: drains one allowance at a time under default/api\n")
-	assert.Contains(t, stdout.String(), "deferred delete Underutilized aks-c ($0.0804/h): pdb default/web: 1 evictions, 0 allowed\n")
+	// $0.1074/h: a Standard_D2als_v6 ($0.0804/h) and its 128 GB Premium_LRS (P10) OS disk ($0.027/h).
+	assert.Contains(t, stdout.String(), "deferred delete Underutilized aks-c ($0.1074/h): pdb default/web: 1 evictions, 0 allowed\n")
 }
 
 func TestConsolidateGolden(t *testing.T) {

