@@ -33,6 +33,12 @@ import (
 //     charged, so the graceful methods see what they leave, but never held back: their drains
 //     wait on the PDB as Karpenter's do, and the grace period bounds the wait.
 //
+// Why split before defer, and drop last: the part of a command that fits saves its share now, and
+// what is left over saves the same in a later pass as it would have; deferring the whole command
+// saves nothing now. A deferred command's nodes stay free for any other command of the pass (if one
+// takes them, it realises savings now, which beats waiting), so the list only names what is
+// really waiting on a PDB.
+//
 // Options.UnpacedPDBs turns the pacing off (Karpenter's behaviour), for measuring what it costs.
 
 // pdbCharge is the evictions a node's drain asks of one PDB.
