@@ -142,3 +142,28 @@ func TestDecodeReadError(t *testing.T) {
 	assert.ErrorIs(t, err, ErrDecode)
 	assert.EqualError(t, err, "x.yaml: cannot decode: disk on fire")
 }
+
+// resource.ParseQuantity takes time that grows with the exponent (1e4222222200 never returns; found by
+// FuzzObjectDecode) and with the digits, so such numbers are refused before it sees them, wherever a
+// quantity may be; labels and annotations may still hold such text.
+func TestDecodeRefusesHugeNumbers(t *testing.T) {
+	pod := func(requests, labels string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {" + labels + "}}\nspec:\n  containers:\n    - name: app\n      resources: {requests: {" + requests + "}}\n"
+	}
+	for _, tt := range []struct{ requests, path, value string }{
+		{`cpu: "1e4222222200"`, "spec.containers[0].resources.requests.cpu", `"1e4222222200"`},
+		{`cpu: "9e-4222222"`, "spec.containers[0].resources.requests.cpu", `"9e-4222222"`},
+		{`memory: "` + strings.Repeat("9", 70) + `Ki"`, "spec.containers[0].resources.requests.memory", strings.Repeat("9", 70) + "Ki"},
+	} {
+		t.Run(tt.value, func(t *testing.T) {
+			_, err := decodeString(t, pod(tt.requests, ""))
+			require.ErrorIs(t, err, ErrDecode)
+			assert.ErrorContains(t, err, "test.yaml document 1 (line 1)")
+			assert.ErrorContains(t, err, tt.path)
+			assert.ErrorContains(t, err, tt.value)
+		})
+	}
+	set, err := decodeString(t, pod("cpu: 1", `build: "1e4222222200"`))
+	require.NoError(t, err)
+	assert.Len(t, set.Objects, 1)
+}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
@@ -169,8 +170,11 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 var plainKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 func mapChild(path *field.Path, key string) *field.Path {
-	if plainKey.MatchString(key) {
+	switch {
+	case plainKey.MatchString(key):
 		return path.Child(key)
+	case strings.IndexFunc(key, func(r rune) bool { return !unicode.IsGraphic(r) }) >= 0:
+		return path.Key(strconv.Quote(key)) // a newline in a key must not break the message's line
 	}
 	return path.Key(key)
 }

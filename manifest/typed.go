@@ -15,6 +15,9 @@ import (
 // A value that does not decode is reported with its path and value (see locateBadValue): the JSON
 // package alone names neither for an error raised by a type's own UnmarshalJSON, such as a quantity.
 func decodeStrict(data []byte, v any) error {
+	if fe := checkExponents(data); fe != nil {
+		return fmt.Errorf("%w: %w", ErrDecode, fe)
+	}
 	strict, err := sigsjson.UnmarshalStrict(data, v)
 	if err != nil {
 		if fe := locateBadValue(data, reflect.TypeOf(v).Elem(), nil); fe != nil {
