@@ -54,7 +54,13 @@ type stackOptions struct {
 	tune func(*controller.Config)
 	// azureLatency delays every call to the simulated Azure, to widen the window of a launch.
 	azureLatency time.Duration
+	// upkeep turns on the AKSNodeClass status writer (image discovery on the simulated galleries,
+	// which publish upkeepImage), repair and quota, with intervals short enough for a test.
+	upkeep bool
 }
+
+// upkeepImage is the node image version the simulated galleries publish when a stack starts.
+const upkeepImage = "202611.01.0"
 
 // running is one started controller.
 type running struct {
@@ -75,8 +81,17 @@ func startStack(t *testing.T, opts stackOptions) *stack {
 		Latency: opts.azureLatency,
 	})
 	require.NoError(t, err)
+	kubeletVersion := ""
+	if opts.upkeep {
+		// Nodes boot the control plane's version (the AKSNodeClass status says so), and report it.
+		info, err := s.c.kube.Discovery().ServerVersion()
+		require.NoError(t, err)
+		kubeletVersion = info.GitVersion
+		simnodes.PublishNodeImages(s.sim, upkeepImage, time.Now().Add(-time.Hour))
+	}
 	kubelet, err := simnodes.New(simnodes.Options{
 		Kube: s.c.kube, Dynamic: s.c.dyn, Launcher: s.launcher, InstanceType: base.Find, Region: region, Logger: logger,
+		KubeletVersion: kubeletVersion,
 	})
 	require.NoError(t, err)
 	runUntilCleanup(t, "simulated kubelets", kubelet.Run)
@@ -159,6 +174,14 @@ func (s *stack) config() (controller.Config, error) {
 		BatchIdle: 500 * time.Millisecond, BatchMax: 3 * time.Second,
 		DisruptionInterval: 2 * time.Second, ValidationDelay: 2 * time.Second,
 		GCInterval: 2 * time.Second, GCGracePeriod: 5 * time.Second,
+	}
+	if s.opts.upkeep {
+		up, err := simnodes.Upkeep(s.sim, simnodes.UpkeepOptions{ImageTTL: time.Millisecond, UsageTTL: time.Second})
+		if err != nil {
+			return controller.Config{}, err
+		}
+		up.StatusInterval, up.RepairInterval, up.QuotaInterval = time.Second, time.Second, 2*time.Second
+		cfg.Upkeep = up
 	}
 	if s.opts.tune != nil {
 		s.opts.tune(&cfg)

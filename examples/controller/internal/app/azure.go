@@ -72,7 +72,12 @@ func configureSimulation(ctx context.Context, f *Flags, cfg *controller.Config, 
 	if err != nil {
 		return err
 	}
-	cluster.KubernetesVersion = f.KubernetesVersion
+	// The simulated kubelets report the version the nodes boot, as real ones would.
+	version, err := nodeKubernetesVersion(cfg.Kube, f.KubernetesVersion)
+	if err != nil {
+		return err
+	}
+	cluster.KubernetesVersion = version
 	simnodes.PublishNodeImages(sim, f.ImageVersion, time.Now())
 	upkeep, err := simnodes.Upkeep(sim, simnodes.UpkeepOptions{})
 	if err != nil {
@@ -80,7 +85,7 @@ func configureSimulation(ctx context.Context, f *Flags, cfg *controller.Config, 
 	}
 	cfg.Upkeep.ImageVersions, cfg.Upkeep.Usage = upkeep.ImageVersions, upkeep.Usage
 	kubelet, err := simnodes.New(simnodes.Options{Kube: cfg.Kube, Dynamic: cfg.Dynamic, Launcher: launcher,
-		InstanceType: base.Find, Region: f.Location, BootDelay: f.SimBootDelay, Logger: cfg.Logger})
+		InstanceType: base.Find, Region: f.Location, BootDelay: f.SimBootDelay, Logger: cfg.Logger, KubeletVersion: "v" + version})
 	if err != nil {
 		return err
 	}
