@@ -12,6 +12,10 @@ import (
 
 const networkProvider = "Microsoft.Network"
 
+// MaxIPConfigurationsPerNIC is Azure's limit of private IP addresses (IP configurations) per network
+// interface. The error code of the refusal is the simulator's own.
+const MaxIPConfigurationsPerNIC = 256
+
 // putNIC creates or updates a NIC. Like ARM, it answers 201 (or 200) with a
 // Succeeded provisioning state plus an Azure-AsyncOperation header. crash
 // cuts the caller off from the name afterwards (FaultCrashAfterNIC).
@@ -51,11 +55,23 @@ func (s *Sim) validateNIC(nic *armnetwork.Interface) *reply {
 		r := badRequest("InvalidRequestFormat", "A network interface needs at least one IP configuration.")
 		return &r
 	}
+	if n := len(nic.Properties.IPConfigurations); n > MaxIPConfigurationsPerNIC {
+		r := badRequest("TooManyIpConfigurationsPerNic", "A network interface can have at most %d IP configurations; this one has %d.", MaxIPConfigurationsPerNIC, n)
+		return &r
+	}
+	primaries := 0
 	for _, ip := range nic.Properties.IPConfigurations {
+		if ip.Properties != nil && ip.Properties.Primary != nil && *ip.Properties.Primary {
+			primaries++
+		}
 		if ip.Properties == nil || ip.Properties.Subnet == nil || ip.Properties.Subnet.ID == nil {
 			r := badRequest("InvalidRequestFormat", "An IP configuration has no subnet.")
 			return &r
 		}
+	}
+	if len(nic.Properties.IPConfigurations) > 1 && primaries != 1 {
+		r := badRequest("NetworkInterfaceMustHaveExactlyOnePrimaryIpConfiguration", "A network interface with several IP configurations needs exactly one primary; it has %d.", primaries)
+		return &r
 	}
 	if pool, missing := s.missingPool(nic); missing {
 		r := badRequest("InvalidResourceReference", "Resource %s referenced by resource %s was not found.", pool, "networkInterface")

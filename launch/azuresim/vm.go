@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
@@ -60,6 +61,10 @@ func (s *Sim) validateVM(c call, vm *armcompute.VirtualMachine) (*nicRecord, *re
 		return bad("InvalidParameter", "A virtual machine can be placed in at most one zone.")
 	case p.NetworkProfile == nil || len(p.NetworkProfile.NetworkInterfaces) != 1 || p.NetworkProfile.NetworkInterfaces[0].ID == nil:
 		return bad("InvalidParameter", "Exactly one network interface is required.")
+	}
+	if trustedLaunchImage(p.StorageProfile) && !trustedLaunchVM(p.SecurityProfile) {
+		// ARM's answer when a TrustedLaunch-only gallery image meets a VM without securityType.
+		return bad("BadRequest", "The provided gallery image only supports creation of VMs and VM Scale Sets with 'TrustedLaunch' security type.")
 	}
 	nicID := *p.NetworkProfile.NetworkInterfaces[0].ID
 	nic, ok := s.nics[key(c.rg, lastSegment(nicID))]
@@ -176,5 +181,25 @@ func (r *vmRecord) state() string {
 
 // live reports whether the VM holds capacity and quota: failed ones do not.
 func (r *vmRecord) live() bool { return r.state() != statusFailed }
+
+// tlDefinition matches the image definitions AKS publishes for trusted launch only
+// (2204gen2TLcontainerd, 2204gen2fipsTLcontainerd, ...): such images boot only on a TrustedLaunch VM.
+var tlDefinition = regexp.MustCompile(`(?i)/images/[^/]*gen2(fips)?TL[^/]*/`)
+
+func trustedLaunchImage(sp *armcompute.StorageProfile) bool {
+	if sp == nil || sp.ImageReference == nil {
+		return false
+	}
+	for _, id := range []*string{sp.ImageReference.ID, sp.ImageReference.CommunityGalleryImageID, sp.ImageReference.SharedGalleryImageID} {
+		if id != nil && tlDefinition.MatchString(*id) {
+			return true
+		}
+	}
+	return false
+}
+
+func trustedLaunchVM(sp *armcompute.SecurityProfile) bool {
+	return sp != nil && sp.SecurityType != nil && *sp.SecurityType == armcompute.SecurityTypesTrustedLaunch
+}
 
 func lastSegment(id string) string { return id[strings.LastIndexByte(id, '/')+1:] }
