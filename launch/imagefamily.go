@@ -4,75 +4,156 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 
+	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/imagefamily"
 	"github.com/napkit/napkit/imagefamily/bootstrap"
 	"github.com/napkit/napkit/instancetype"
+	"github.com/napkit/napkit/kubeletconfig"
+	"github.com/napkit/napkit/requirements"
 )
-
-// defaultOSDiskSizeGB is the AKSNodeClass CRD default of spec.osDiskSizeGB.
-const defaultOSDiskSizeGB int32 = 128
 
 // NodeBootstrappingFunc asks the AKS node bootstrapping service for a
 // bootstrappingclient node's customData and CSE (out.Payload is the request
 // body) and returns them hydrated with the bootstrap token (bootstrap.Hydrate).
 type NodeBootstrappingFunc func(ctx context.Context, out *imagefamily.Output) (*bootstrap.Hydrated, error)
 
+// ClusterSettings are the cluster-wide inputs of every launch: the bootstrap
+// data's cluster (API server, CA, token, subnet, kubelet identity client ID,
+// VNET GUID, network) and the VM settings a NodeClaim does not decide.
+type ClusterSettings struct {
+	bootstrap.Cluster
+	// SSHPublicKey is the nodes' admin key (password login is off);
+	// AdminUsername defaults to DefaultAdminUsername.
+	SSHPublicKey  string
+	AdminUsername string
+	// NodeIdentities are the user-assigned managed identity resource IDs every
+	// VM gets: the kubelet identity (whose client ID is
+	// Cluster.KubeletIdentityClientID; ACR pulls through the credential
+	// provider use it) and any others, as upstream's --node-identities.
+	NodeIdentities []string
+	// DiskEncryptionSetID, when set, encrypts every managed OS disk with it.
+	DiskEncryptionSetID string
+}
+
 // RequestOptions is what RequestFor needs to launch one NodeClaim.
 type RequestOptions struct {
-	// Input describes the node for imagefamily.Generate: mode, node class,
-	// NodeClaim and NodePool names, labels, taints, cluster and images. Its
-	// Shape, Zone and CapacityType are set for each offering tried. The NIC
-	// goes in the node class's spec.vnetSubnetID, else Input.Cluster.SubnetID
-	// (reference 7.2).
-	Input imagefamily.Input
-	// InstanceTypes are the NodeClaim's instance types from the catalogue,
-	// in the planner's order.
-	InstanceTypes []*instancetype.InstanceType
-	// SSHPublicKey, AdminUsername, Identities (user-assigned identity IDs)
-	// and OSDiskEncryptionSetID are VM settings imagefamily does not decide;
-	// the Machine API modes ignore them.
-	SSHPublicKey          string
-	AdminUsername         string
-	Identities            []string
-	OSDiskEncryptionSetID string
+	// NodeClaim is the claim to launch: its name, labels, taints and
+	// requirements (instance types, zones, capacity types, Ultra SSD).
+	NodeClaim *api.NodeClaim
+	// NodeClass is the claim's AKSNodeClass.
+	NodeClass *api.AKSNodeClass
+	// Catalogue is the node class's instance type catalogue; the claim's
+	// node.kubernetes.io/instance-type requirement picks from it.
+	Catalogue *instancetype.Catalogue
+	// Cluster holds the cluster-wide settings.
+	Cluster ClusterSettings
+	// Mode is the provisioning mode ("" is aksscriptless); it must be the
+	// launcher's.
+	Mode imagefamily.Mode
+	// Images says where node images come from and which version to boot.
+	Images imagefamily.ImageOptions
 	// NodeBootstrapping is required in mode bootstrappingclient.
 	NodeBootstrapping NodeBootstrappingFunc
 }
 
-// RequestFor builds the launch request of a NodeClaim from its catalogue
-// instance types and its imagefamily input. The request's BootstrapFor runs
-// imagefamily.Generate for the offering the launcher picks, because the image
-// definition (architecture, Hyper-V generation), the kubelet reservations and
-// the zone and capacity-type labels depend on it. RequestFor also generates
-// the first candidate's bootstrap once, so a bad input fails here, before
-// any Azure call, and the request's Image, CustomData and Machine show what
-// the planned node boots (bootstrappingclient data is fetched per attempt).
+// RequestFor builds the launch request of a NodeClaim: the claim's instance
+// types and offerings from the catalogue, the node class's disk, subnet,
+// security and tags, the cluster's identities and encryption, the NIC's pod
+// IP configurations, and a BootstrapFor that runs imagefamily.Generate for
+// the offering the launcher picks (the image definition, kubelet reservations
+// and zone and capacity-type labels depend on it). It also generates the
+// first candidate's bootstrap once, so a bad input fails here, before any
+// Azure call; Request.Planned shows it.
 func RequestFor(ctx context.Context, opts RequestOptions) (*Request, error) {
-	candidates := CandidatesFrom(opts.InstanceTypes)
+	if err := opts.validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+	}
+	mode, err := opts.Mode.Resolve()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+	}
+	types := InstanceTypesFor(opts.NodeClaim, opts.Catalogue)
+	candidates := CandidatesFor(opts.NodeClaim, types)
 	if len(candidates) == 0 || len(candidates[0].Offerings) == 0 {
-		return nil, fmt.Errorf("%w: no instance type with offerings to launch", ErrInvalidRequest)
+		return nil, fmt.Errorf("%w: NodeClaim %s: no instance type with an offering its requirements allow", ErrInvalidRequest, opts.NodeClaim.Name)
 	}
-	mode, err := opts.Input.Mode.Resolve()
+	gen := generator{opts: opts, in: imagefamilyInput(opts, mode), shapes: shapesOf(types)}
+	planned, err := gen.generate(Choice{Candidate: candidates[0], Offering: candidates[0].Offerings[0]})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 	}
-	gen := generator{opts: opts, shapes: shapesOf(opts.InstanceTypes)}
-	planned := Choice{Candidate: candidates[0], Offering: candidates[0].Offerings[0]}
-	out, err := gen.generate(planned)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
-	}
-	req := requestFrom(opts, candidates)
-	req.BootstrapFor = gen.bootstrap
+	req := requestFrom(opts, gen.in, candidates)
+	req.Planned, req.BootstrapFor = planned, gen.bootstrap
 	if mode != imagefamily.ModeBootstrappingClient {
-		b, err := BootstrapFrom(out, nil)
+		b, err := BootstrapFrom(planned, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 		}
 		req.Image, req.CustomData, req.Machine = b.Image, b.CustomData, b.Machine
 	}
 	return req, nil
+}
+
+func (o RequestOptions) validate() error {
+	var errs []error
+	if o.NodeClaim == nil {
+		errs = append(errs, errors.New("NodeClaim is required"))
+	}
+	if o.NodeClass == nil {
+		errs = append(errs, errors.New("NodeClass is required"))
+	}
+	if o.Catalogue == nil {
+		errs = append(errs, errors.New("Catalogue is required"))
+	}
+	return errors.Join(errs...)
+}
+
+// InstanceTypesFor returns the catalogue's instance types the claim's
+// node.kubernetes.io/instance-type requirement allows, in catalogue order.
+func InstanceTypesFor(claim *api.NodeClaim, cat *instancetype.Catalogue) []*instancetype.InstanceType {
+	allowed := requirements.FromAPI(claim.Spec.Requirements).Get(api.LabelInstanceType)
+	var out []*instancetype.InstanceType
+	for _, it := range cat.InstanceTypes {
+		if allowed.Has(it.Name) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// CandidatesFor turns instance types into launch candidates keeping only the
+// offerings the claim's zone and capacity-type requirements allow.
+func CandidatesFor(claim *api.NodeClaim, types []*instancetype.InstanceType) []Candidate {
+	reqs := requirements.FromAPI(claim.Spec.Requirements)
+	zones, capacity := reqs.Get(api.LabelZone), reqs.Get(api.LabelCapacityType)
+	cands := CandidatesFrom(types)
+	for i := range cands {
+		var kept []Offering
+		for _, o := range cands[i].Offerings {
+			if zones.Has(o.Zone) && capacity.Has(o.CapacityType) {
+				kept = append(kept, o)
+			}
+		}
+		cands[i].Offerings = kept
+	}
+	return cands
+}
+
+// imagefamilyInput is the part of imagefamily.Input every offering shares.
+// The node's labels start from the claim's labels and every label its
+// requirements pin down, as upstream merges them.
+func imagefamilyInput(opts RequestOptions, mode imagefamily.Mode) imagefamily.Input {
+	claim := opts.NodeClaim
+	labels := requirements.FromAPI(claim.Spec.Requirements).Labels()
+	maps.Copy(labels, claim.Labels)
+	return imagefamily.Input{
+		Mode: mode, NodeClass: opts.NodeClass, NodePool: claim.Labels[api.LabelNodePool], NodeClaim: claim.Name,
+		Labels: labels, Taints: claim.Spec.Taints, StartupTaints: claim.Spec.StartupTaints,
+		UltraSSD: imagefamily.UltraSSDRequested(claim.Spec.Requirements),
+		Cluster:  opts.Cluster.Cluster, Images: opts.Images,
+	}
 }
 
 // BootstrapFrom converts imagefamily's output into a launch Bootstrap: the
@@ -110,25 +191,22 @@ func imageRefOf(ref imagefamily.ImageReference) ImageRef {
 }
 
 // requestFrom fills a Request's fields that do not depend on the offering.
-func requestFrom(opts RequestOptions, candidates []Candidate) *Request {
-	in := opts.Input
+func requestFrom(opts RequestOptions, in imagefamily.Input, candidates []Candidate) *Request {
+	spec := &opts.NodeClass.Spec
 	req := &Request{
 		NodeClaimName: in.NodeClaim, NodePool: in.NodePool, Candidates: candidates,
-		OSDiskSizeGB: defaultOSDiskSizeGB, OSDiskEncryptionSetID: opts.OSDiskEncryptionSetID,
-		SubnetID: in.Cluster.SubnetID, Identities: opts.Identities,
-		AdminUsername: opts.AdminUsername, SSHPublicKey: opts.SSHPublicKey,
+		OSDiskSizeGB: api.DefaultOSDiskSizeGB, OSDiskEncryptionSetID: opts.Cluster.DiskEncryptionSetID,
+		SubnetID: opts.Cluster.SubnetID, Identities: opts.Cluster.NodeIdentities,
+		AdminUsername: opts.Cluster.AdminUsername, SSHPublicKey: opts.Cluster.SSHPublicKey,
+		Tags: spec.Tags, UltraSSD: in.UltraSSD,
+		PodIPConfigurations: PodIPConfigurations(opts.Cluster.Network, kubeletconfig.MaxPods(opts.NodeClass, opts.Cluster.Network)),
 	}
-	if in.NodeClass == nil {
-		return req
-	}
-	spec := &in.NodeClass.Spec
 	if spec.OSDiskSizeGB != nil {
 		req.OSDiskSizeGB = *spec.OSDiskSizeGB
 	}
 	if spec.VNETSubnetID != nil && *spec.VNETSubnetID != "" {
 		req.SubnetID = *spec.VNETSubnetID
 	}
-	req.Tags = spec.Tags
 	if s := spec.Security; s != nil {
 		req.EncryptionAtHost = isTrue(s.EncryptionAtHost)
 		req.TrustedLaunch = TrustedLaunch{Enabled: spec.TrustedLaunch(), SecureBoot: isTrue(s.SecureBoot), VTPM: isTrue(s.VTPM)}
@@ -136,9 +214,21 @@ func requestFrom(opts RequestOptions, candidates []Candidate) *Request {
 	return req
 }
 
+// PodIPConfigurations is how many secondary IP configurations a node's NIC
+// needs for its pods' addresses: maxPods - 1 with Azure CNI in node-subnet
+// mode (plugin azure, no overlay), where pods take their IPs from the node's
+// NIC; none with overlay, kubenet or a CNI of one's own.
+func PodIPConfigurations(network api.ClusterNetwork, maxPods int32) int {
+	if network.Plugin != api.NetworkPluginAzure || network.PluginMode == api.NetworkPluginModeOverlay || maxPods < 1 {
+		return 0
+	}
+	return int(maxPods) - 1
+}
+
 // generator runs imagefamily.Generate for one offering.
 type generator struct {
 	opts   RequestOptions
+	in     imagefamily.Input
 	shapes map[string]imagefamily.NodeShape
 }
 
@@ -147,7 +237,7 @@ func (g generator) generate(c Choice) (*imagefamily.Output, error) {
 	if !ok {
 		return nil, fmt.Errorf("instance type %s is not among the request's", c.Candidate.SKU)
 	}
-	in := g.opts.Input
+	in := g.in
 	in.Shape, in.Zone, in.CapacityType = shape, c.Offering.Zone, c.Offering.CapacityType
 	return imagefamily.Generate(in)
 }

@@ -2,6 +2,7 @@ package launch
 
 import (
 	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/imagefamily"
 	"github.com/napkit/napkit/imagefamily/bootstrap"
 )
 
@@ -11,6 +12,10 @@ const (
 	CapacityTypeOnDemand = api.CapacityTypeOnDemand
 	RegionalZone         = api.RegionalZone
 )
+
+// MaxNICIPConfigurations is Azure's limit of IP configurations (private IP
+// addresses) on one network interface.
+const MaxNICIPConfigurations = 256
 
 // DefaultAdminUsername is the Linux admin user when a Request names none.
 const DefaultAdminUsername = "azureuser"
@@ -67,6 +72,14 @@ type Request struct {
 	TrustedLaunch TrustedLaunch
 	// UltraSSD enables the Ultra SSD capability.
 	UltraSSD bool
+	// PodIPConfigurations is how many secondary IP configurations
+	// (ipconfig1, ipconfig2, ...) the NIC gets besides its primary one, for
+	// pods' addresses; see PodIPConfigurations.
+	PodIPConfigurations int
+	// Planned is what the request's first candidate and offering boot, as
+	// RequestFor generated it (nil for a request built by hand). The
+	// launcher generates again for the offering it picks.
+	Planned *imagefamily.Output `json:"-"`
 	// Tags are the AKSNodeClass tags; "/" in keys becomes "_" and the
 	// launcher's own tags win on conflict.
 	Tags map[string]string

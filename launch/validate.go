@@ -57,6 +57,10 @@ func (r *Request) validateVM() []error {
 	if r.SubnetID == "" {
 		errs = append(errs, errors.New("subnetID is required"))
 	}
+	if r.PodIPConfigurations < 0 || r.PodIPConfigurations >= MaxNICIPConfigurations {
+		errs = append(errs, fmt.Errorf("podIPConfigurations must be between 0 and %d (a NIC holds %d IP configurations), got %d",
+			MaxNICIPConfigurations-1, MaxNICIPConfigurations, r.PodIPConfigurations))
+	}
 	if r.SSHPublicKey == "" {
 		errs = append(errs, errors.New("sshPublicKey is required: password authentication is disabled"))
 	}

@@ -2,6 +2,7 @@ package azure
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
@@ -9,9 +10,11 @@ import (
 	"github.com/napkit/napkit/launch"
 )
 
-// nicBody is the NIC of a launch: one dynamic IPv4 configuration on the
-// subnet, accelerated networking as the SKU allows, the load-balancer
-// backend pools and NSG of net, and the launch tags.
+// nicBody is the NIC of a launch: a primary dynamic IPv4 configuration on
+// the subnet with the load-balancer backend pools of net, then
+// req.PodIPConfigurations secondary ones (ipconfig1, ...) for pods' addresses
+// (Azure CNI node subnet; they join no pool), accelerated networking as the
+// SKU allows, the NSG of net, and the launch tags.
 func (l *Launcher) nicBody(req *launch.Request, c launch.Choice, net nicNetwork, tags map[string]string) armnetwork.Interface {
 	name := ResourceName(req.NodeClaimName)
 	ipConfig := &armnetwork.InterfaceIPConfigurationPropertiesFormat{
@@ -28,6 +31,17 @@ func (l *Launcher) nicBody(req *launch.Request, c launch.Choice, net nicNetwork,
 		EnableAcceleratedNetworking: to.Ptr(c.Candidate.AcceleratedNetworking),
 		EnableIPForwarding:          to.Ptr(false),
 		IPConfigurations:            []*armnetwork.InterfaceIPConfiguration{{Name: to.Ptr(name), Properties: ipConfig}},
+	}
+	for i := 1; i <= req.PodIPConfigurations; i++ {
+		props.IPConfigurations = append(props.IPConfigurations, &armnetwork.InterfaceIPConfiguration{
+			Name: to.Ptr(fmt.Sprintf("ipconfig%d", i)),
+			Properties: &armnetwork.InterfaceIPConfigurationPropertiesFormat{
+				Primary:                   to.Ptr(false),
+				PrivateIPAllocationMethod: to.Ptr(armnetwork.IPAllocationMethodDynamic),
+				PrivateIPAddressVersion:   to.Ptr(armnetwork.IPVersionIPv4),
+				Subnet:                    &armnetwork.Subnet{ID: to.Ptr(req.SubnetID)},
+			},
+		})
 	}
 	if net.nsg != "" {
 		props.NetworkSecurityGroup = &armnetwork.SecurityGroup{ID: to.Ptr(net.nsg)}

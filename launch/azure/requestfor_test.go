@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/imagefamily"
@@ -16,10 +17,13 @@ import (
 	"github.com/napkit/napkit/launch/azure"
 )
 
-// generated is imagefamily's output for the offering an instance landed on.
-func generated(t *testing.T, in imagefamily.Input, it *instancetype.InstanceType, inst *launch.Instance) *imagefamily.Output {
+// generated is imagefamily's output for the offering an instance landed on, built here from the
+// request options directly.
+func generated(t *testing.T, opts launch.RequestOptions, it *instancetype.InstanceType, inst *launch.Instance) *imagefamily.Output {
 	t.Helper()
-	in.Shape, in.Zone, in.CapacityType = imagefamily.ShapeOf(it), inst.Zone, inst.CapacityType
+	in := imagefamily.Input{Mode: opts.Mode, NodeClass: opts.NodeClass, NodePool: "default", NodeClaim: opts.NodeClaim.Name,
+		Labels: opts.NodeClaim.Labels, Cluster: opts.Cluster.Cluster, Images: opts.Images,
+		Shape: imagefamily.ShapeOf(it), Zone: inst.Zone, CapacityType: inst.CapacityType}
 	out, err := imagefamily.Generate(in)
 	require.NoError(t, err)
 	return out
@@ -35,15 +39,12 @@ func unavailable(c *launch.Candidate) {
 // The request RequestFor builds, and the bootstrap the launcher sends being
 // generated for the offering it picked, not the planned one.
 func TestRequestForScriptless(t *testing.T) {
-	types := catalogueTypes(t, "Standard_D2s_v3", "Standard_D4s_v3")
-	in := familyInput(imagefamily.ModeScriptless)
-	req, err := launch.RequestFor(context.Background(), launch.RequestOptions{
-		Input: in, InstanceTypes: types, SSHPublicKey: testSSHKey, Identities: []string{identity1},
-	})
+	opts := requestOptions(t, imagefamily.ModeScriptless, "Standard_D2s_v3", "Standard_D4s_v3")
+	req, err := launch.RequestFor(context.Background(), opts)
 	require.NoError(t, err)
 	assert.Equal(t, "default-x7k2p", req.NodeClaimName)
 	assert.Equal(t, "default", req.NodePool)
-	assert.Equal(t, []string{"Standard_D2s_v3", "Standard_D4s_v3"}, []string{req.Candidates[0].SKU, req.Candidates[1].SKU})
+	assert.ElementsMatch(t, []string{"Standard_D2s_v3", "Standard_D4s_v3"}, []string{req.Candidates[0].SKU, req.Candidates[1].SKU})
 	assert.Equal(t, "/CommunityGalleries/AKSUbuntu-38d80f77-467a-481f-a8d4-09b6d4220bd2/images/2204gen2containerd/versions/202606.01.0",
 		req.Image.CommunityGalleryImageID)
 	assert.Empty(t, req.Image.SharedGalleryID)
@@ -51,45 +52,104 @@ func TestRequestForScriptless(t *testing.T) {
 	assert.Equal(t, clusterSubnet, req.SubnetID)
 	assert.Equal(t, map[string]string{"team/owner": "infra"}, req.Tags)
 	assert.Equal(t, []string{identity1}, req.Identities)
+	assert.Zero(t, req.PodIPConfigurations, "overlay: pods do not take the NIC's addresses")
 	assert.NotNil(t, req.BootstrapFor)
 	require.NoError(t, req.Validate())
+	assert.Equal(t, kubeletClientID, req.Planned.NodeLabels["kubernetes.azure.com/kubelet-identity-client-id"])
+	assert.Equal(t, vnetGUID, req.Planned.NodeLabels["kubernetes.azure.com/nodenetwork-vnetguid"])
 
-	classSubnet := "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/vnet/subnets/class"
-	withSubnet := familyInput(imagefamily.ModeScriptless)
-	withSubnet.NodeClass.Spec.VNETSubnetID = &classSubnet
-	fromClass, err := launch.RequestFor(context.Background(), launch.RequestOptions{Input: withSubnet, InstanceTypes: types})
-	require.NoError(t, err)
-	assert.Equal(t, classSubnet, fromClass.SubnetID, "spec.vnetSubnetID wins")
-
-	encrypted := familyInput(imagefamily.ModeScriptless)
-	encrypted.NodeClass.Spec.Security = &api.Security{EncryptionAtHost: new(true)}
-	fromSecurity, err := launch.RequestFor(context.Background(), launch.RequestOptions{Input: encrypted, InstanceTypes: types})
-	require.NoError(t, err)
-	assert.True(t, fromSecurity.EncryptionAtHost)
-	assert.False(t, fromSecurity.TrustedLaunch.Enabled)
-
-	unavailable(&req.Candidates[0]) // the launcher must fall to D4s_v3
+	types := launch.InstanceTypesFor(opts.NodeClaim, opts.Catalogue)
+	for i := range req.Candidates {
+		if req.Candidates[i].SKU == "Standard_D2s_v3" {
+			unavailable(&req.Candidates[i]) // the launcher must fall to D4s_v3
+		}
+	}
 	f := newFixture(t, catalogueSim(types))
 	inst, err := f.launcher.Create(context.Background(), req)
 	require.NoError(t, err)
 	require.Equal(t, "Standard_D4s_v3", inst.SKU)
-	want := generated(t, in, types[1], inst)
+	d4, _ := opts.Catalogue.Find("Standard_D4s_v3")
+	want := generated(t, opts, d4, inst)
 	vm := lastPut(t, f.sim, "vm.put", "aks-default-x7k2p")
 	assert.Equal(t, string(want.CustomData.Reveal()), field(vm, "properties.osProfile.customData"))
 	assert.NotEqual(t, string(req.CustomData), field(vm, "properties.osProfile.customData"), "D4s_v3 reserves more than the planned D2s_v3")
 	assert.Equal(t, want.Image.Reference.ID, field(vm, "properties.storageProfile.imageReference.communityGalleryImageId"))
 }
 
+// TestRequestForNodeClassAndCluster: every VM setting comes from the node class, the claim or the
+// cluster settings, as upstream's VM provider takes them.
+// upstream: pkg/providers/instance/vminstance.go (newVMObject: NodeIdentities, DiskEncryptionSetID,
+// setVMPropertiesSecurityProfile, resolveUltraSSDRequested; newNetworkInterfaceForVM: secondary IP
+// configurations for Azure CNI without overlay)
+func TestRequestForNodeClassAndCluster(t *testing.T) {
+	classSubnet := "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/vnet/subnets/class"
+	nodeSubnet := api.DefaultClusterNetwork()
+	nodeSubnet.PluginMode = ""
+	byoCNI := api.DefaultClusterNetwork()
+	byoCNI.Plugin, byoCNI.PluginMode = api.NetworkPluginNone, ""
+	tests := []struct {
+		name   string
+		mutate func(*launch.RequestOptions)
+		check  func(*testing.T, *launch.Request)
+	}{
+		{"subnet from the node class", func(o *launch.RequestOptions) { o.NodeClass.Spec.VNETSubnetID = &classSubnet },
+			func(t *testing.T, r *launch.Request) { assert.Equal(t, classSubnet, r.SubnetID) }},
+		{"encryption at host", func(o *launch.RequestOptions) { o.NodeClass.Spec.Security = &api.Security{EncryptionAtHost: new(true)} },
+			func(t *testing.T, r *launch.Request) {
+				assert.True(t, r.EncryptionAtHost)
+				assert.False(t, r.TrustedLaunch.Enabled)
+			}},
+		{"trusted launch", func(o *launch.RequestOptions) {
+			o.NodeClass.Spec.Security = &api.Security{SecureBoot: new(true), VTPM: new(false)}
+		}, func(t *testing.T, r *launch.Request) {
+			assert.Equal(t, launch.TrustedLaunch{Enabled: true, SecureBoot: true, VTPM: false}, r.TrustedLaunch)
+			assert.Contains(t, r.Image.CommunityGalleryImageID, "/images/2204gen2TLcontainerd/", "a TL node class boots a TL image")
+		}},
+		{"disk encryption set and identities", func(o *launch.RequestOptions) {
+			o.Cluster.DiskEncryptionSetID = desID
+			o.Cluster.NodeIdentities = []string{identity1, identity2}
+		}, func(t *testing.T, r *launch.Request) {
+			assert.Equal(t, desID, r.OSDiskEncryptionSetID)
+			assert.Equal(t, []string{identity1, identity2}, r.Identities)
+		}},
+		{"ultra SSD required by the claim", func(o *launch.RequestOptions) {
+			o.NodeClaim.Spec.Requirements = append(o.NodeClaim.Spec.Requirements,
+				api.NodeSelectorRequirementWithMinValues{Key: api.LabelSKUUltraSSD, Operator: corev1.NodeSelectorOpIn, Values: []string{"true"}})
+		}, func(t *testing.T, r *launch.Request) {
+			assert.True(t, r.UltraSSD)
+			assert.Equal(t, "true", r.Planned.NodeLabels[api.LabelSKUUltraSSD])
+		}},
+		{"node subnet maxPods 30", func(o *launch.RequestOptions) {
+			o.Cluster.Network = nodeSubnet
+			o.NodeClass.Spec.MaxPods = new(int32(30))
+		}, func(t *testing.T, r *launch.Request) { assert.Equal(t, 29, r.PodIPConfigurations) }},
+		{"node subnet default maxPods", func(o *launch.RequestOptions) { o.Cluster.Network = nodeSubnet },
+			func(t *testing.T, r *launch.Request) {
+				assert.Equal(t, 29, r.PodIPConfigurations, "Azure CNI node subnet defaults to 30 pods")
+			}},
+		{"BYO CNI", func(o *launch.RequestOptions) { o.Cluster.Network = byoCNI },
+			func(t *testing.T, r *launch.Request) { assert.Zero(t, r.PodIPConfigurations) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := requestOptions(t, imagefamily.ModeScriptless, "Standard_D2s_v3")
+			tc.mutate(&opts)
+			req, err := launch.RequestFor(context.Background(), opts)
+			require.NoError(t, err)
+			tc.check(t, req)
+		})
+	}
+}
+
 func TestRequestForMachineAPI(t *testing.T) {
-	types := catalogueTypes(t, "Standard_D2s_v3")
-	in := familyInput(imagefamily.ModeMachineAPI)
-	req, err := launch.RequestFor(context.Background(), launch.RequestOptions{Input: in, InstanceTypes: types})
+	opts := requestOptions(t, imagefamily.ModeMachineAPI, "Standard_D2s_v3")
+	req, err := launch.RequestFor(context.Background(), opts)
 	require.NoError(t, err)
 	require.NotNil(t, req.Machine)
 	assert.Contains(t, req.Image.SharedGalleryID, "/galleries/AKSUbuntu/images/2204gen2containerd/versions/202606.01.0",
 		"the Machine API modes boot shared gallery images")
 
-	f := newFixture(t, catalogueSim(types), machineMode)
+	f := newFixture(t, catalogueSim(launch.InstanceTypesFor(opts.NodeClaim, opts.Catalogue)), machineMode)
 	inst, err := f.launcher.Create(context.Background(), req)
 	require.NoError(t, err)
 	body := lastPut(t, f.sim, "machine.put", "default-x7k2p")
@@ -101,7 +161,6 @@ func TestRequestForMachineAPI(t *testing.T) {
 }
 
 func TestRequestForBootstrappingClient(t *testing.T) {
-	types := catalogueTypes(t, "Standard_D2s_v3")
 	var asked []string
 	service := func(_ context.Context, out *imagefamily.Output) (*bootstrap.Hydrated, error) {
 		asked = append(asked, out.Provision.ProvisionProfile.VMSize)
@@ -109,14 +168,15 @@ func TestRequestForBootstrappingClient(t *testing.T) {
 		return bootstrap.Hydrate(bootstrap.NodeBootstrapping{CustomData: script, CSE: "provision --token " + bootstrap.TokenPlaceholder},
 			bootstrap.NewSecret(testToken))
 	}
-	req, err := launch.RequestFor(context.Background(), launch.RequestOptions{
-		Input: familyInput(imagefamily.ModeBootstrappingClient), InstanceTypes: types, SSHPublicKey: testSSHKey, NodeBootstrapping: service,
-	})
+	opts := requestOptions(t, imagefamily.ModeBootstrappingClient, "Standard_D2s_v3")
+	opts.NodeBootstrapping = service
+	req, err := launch.RequestFor(context.Background(), opts)
 	require.NoError(t, err)
 	assert.Empty(t, req.CustomData, "fetched per attempt, not up front")
 	assert.Empty(t, asked)
 
-	f := newFixture(t, catalogueSim(types), func(o *azure.Options) { o.Mode = imagefamily.ModeBootstrappingClient })
+	f := newFixture(t, catalogueSim(launch.InstanceTypesFor(opts.NodeClaim, opts.Catalogue)),
+		func(o *azure.Options) { o.Mode = imagefamily.ModeBootstrappingClient })
 	_, err = f.launcher.Create(context.Background(), req)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Standard_D2s_v3"}, asked)
@@ -128,26 +188,32 @@ func TestRequestForBootstrappingClient(t *testing.T) {
 }
 
 func TestRequestForErrors(t *testing.T) {
-	types := catalogueTypes(t, "Standard_D2s_v3")
-	bad := familyInput(imagefamily.ModeScriptless)
-	bad.Mode = "bogus"
-	noImage := familyInput(imagefamily.ModeScriptless)
-	noImage.Images.Available = nil
-	for name, opts := range map[string]launch.RequestOptions{
-		"no instance types": {Input: familyInput(imagefamily.ModeScriptless)},
-		"unknown mode":      {Input: bad, InstanceTypes: types},
-		"no image version":  {Input: noImage, InstanceTypes: types},
-	} {
-		_, err := launch.RequestFor(context.Background(), opts)
-		assert.ErrorIs(t, err, launch.ErrInvalidRequest, name)
-		assert.NotContains(t, err.Error(), testToken, name)
+	tests := map[string]func(*launch.RequestOptions){
+		"no node claim":    func(o *launch.RequestOptions) { o.NodeClaim = nil },
+		"no node class":    func(o *launch.RequestOptions) { o.NodeClass = nil },
+		"no catalogue":     func(o *launch.RequestOptions) { o.Catalogue = nil },
+		"no allowed size":  func(o *launch.RequestOptions) { o.NodeClaim = testNodeClaim("Standard_Nope") },
+		"unknown mode":     func(o *launch.RequestOptions) { o.Mode = "bogus" },
+		"no image version": func(o *launch.RequestOptions) { o.Images.Available = nil },
+		"LocalDNS in scriptless": func(o *launch.RequestOptions) {
+			o.NodeClass.Spec.LocalDNS = &api.LocalDNS{Mode: api.LocalDNSModeRequired}
+		},
+	}
+	for name, mutate := range tests {
+		t.Run(name, func(t *testing.T) {
+			opts := requestOptions(t, imagefamily.ModeScriptless, "Standard_D4s_v3")
+			mutate(&opts)
+			_, err := launch.RequestFor(context.Background(), opts)
+			assert.ErrorIs(t, err, launch.ErrInvalidRequest)
+			assert.NotContains(t, err.Error(), testToken)
+		})
 	}
 
-	req, err := launch.RequestFor(context.Background(), launch.RequestOptions{
-		Input: familyInput(imagefamily.ModeBootstrappingClient), InstanceTypes: types, SSHPublicKey: testSSHKey,
-	})
+	opts := requestOptions(t, imagefamily.ModeBootstrappingClient, "Standard_D2s_v3")
+	req, err := launch.RequestFor(context.Background(), opts)
 	require.NoError(t, err)
-	f := newFixture(t, catalogueSim(types), func(o *azure.Options) { o.Mode = imagefamily.ModeBootstrappingClient })
+	f := newFixture(t, catalogueSim(launch.InstanceTypesFor(opts.NodeClaim, opts.Catalogue)),
+		func(o *azure.Options) { o.Mode = imagefamily.ModeBootstrappingClient })
 	_, err = f.launcher.Create(context.Background(), req)
 	require.ErrorIs(t, err, launch.ErrInvalidRequest)
 	assert.ErrorContains(t, err, "NodeBootstrapping")
