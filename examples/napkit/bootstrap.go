@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/ed25519"
 	"crypto/x509"
 	"crypto/x509/pkix"
@@ -9,13 +10,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/big"
 	"os"
+	"slices"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/imagefamily"
 	"github.com/napkit/napkit/imagefamily/bootstrap"
+	"github.com/napkit/napkit/instancetype"
+	"github.com/napkit/napkit/launch"
 	"sigs.k8s.io/yaml"
 )
 
@@ -68,15 +76,17 @@ func runBootstrap(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	if err := b.output.validate(); err != nil {
 		return err
 	}
-	in, err := b.input(stdin, stderr)
+	opts, err := b.requestOptions(stdin, stderr)
 	if err != nil {
 		return err
 	}
-	out, err := imagefamily.Generate(in)
+	// The library's one launch path: the request a controller would give its launcher; the output
+	// is what the planned node boots.
+	req, err := launch.RequestFor(context.Background(), opts)
 	if err != nil {
 		return flagError(err)
 	}
-	data, err := out.JSON(b.showSecrets)
+	data, err := req.Planned.JSON(b.showSecrets)
 	if err != nil {
 		return err
 	}
@@ -89,59 +99,82 @@ func runBootstrap(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	return err
 }
 
-func (b *bootstrapFlags) input(stdin io.Reader, stderr io.Writer) (imagefamily.Input, error) {
+// requestOptions turn the flags into RequestFor's options: a NodeClaim of the NodePool's template
+// pinned to the chosen size, zone and capacity type, its AKSNodeClass and catalogue, and the cluster.
+func (b *bootstrapFlags) requestOptions(stdin io.Reader, stderr io.Writer) (launch.RequestOptions, error) {
 	switch {
 	case b.nodePool == "":
-		return imagefamily.Input{}, usagef("--nodepool is required")
+		return launch.RequestOptions{}, usagef("--nodepool is required")
 	case b.instanceType == "":
-		return imagefamily.Input{}, usagef("--instance-type is required")
+		return launch.RequestOptions{}, usagef("--instance-type is required")
 	}
 	set, err := b.files.read(stdin, stderr)
 	if err != nil {
-		return imagefamily.Input{}, err
+		return launch.RequestOptions{}, err
 	}
 	pool := set.NodePool(b.nodePool)
 	if pool == nil {
-		return imagefamily.Input{}, usagef("--nodepool: no NodePool %q in %s", b.nodePool, b.files.String())
+		return launch.RequestOptions{}, usagef("--nodepool: no NodePool %q in %s", b.nodePool, b.files.String())
 	}
 	nodeClass := set.NodeClass(pool.Spec.Template.Spec.NodeClassRef.Name)
 	if nodeClass == nil {
-		return imagefamily.Input{}, fmt.Errorf("NodePool %s: AKSNodeClass %q not found in %s", pool.Name, pool.Spec.Template.Spec.NodeClassRef.Name, b.files.String())
+		return launch.RequestOptions{}, fmt.Errorf("NodePool %s: AKSNodeClass %q not found in %s", pool.Name, pool.Spec.Template.Spec.NodeClassRef.Name, b.files.String())
 	}
-	shape, err := b.shape(pool, nodeClass)
+	cat, err := b.catalogue(pool, nodeClass)
 	if err != nil {
-		return imagefamily.Input{}, err
+		return launch.RequestOptions{}, err
 	}
 	cluster, err := b.clusterSettings()
 	if err != nil {
-		return imagefamily.Input{}, err
+		return launch.RequestOptions{}, err
 	}
-	return imagefamily.Input{
-		Mode: imagefamily.Mode(b.mode), NodeClass: nodeClass, Shape: shape,
-		Zone: b.zone, CapacityType: b.capacityType, NodePool: pool.Name, NodeClaim: pool.Name + "-bootstrap",
-		Labels: pool.Spec.Template.ObjectMeta.Labels, Taints: pool.Spec.Template.Spec.Taints,
-		StartupTaints: pool.Spec.Template.Spec.StartupTaints, Cluster: cluster,
-		Images: imagefamily.ImageOptions{Version: b.imageVersion},
+	return launch.RequestOptions{
+		NodeClaim: b.nodeClaim(pool), NodeClass: nodeClass, Catalogue: cat, Mode: imagefamily.Mode(b.mode),
+		Cluster: launch.ClusterSettings{Cluster: cluster}, Images: imagefamily.ImageOptions{Version: b.imageVersion},
 	}, nil
 }
 
-// shape builds the catalogue for the node class and returns the chosen size's shape, so the kubelet
-// flags carry exactly the reservation the scheduler planned with. The placement (size, zone,
-// capacity type) must be one the NodePool could launch: imagefamily.CheckPlacement decides.
-func (b *bootstrapFlags) shape(pool *api.NodePool, nodeClass *api.AKSNodeClass) (imagefamily.NodeShape, error) {
+// catalogue builds the catalogue for the node class, so the kubelet flags carry exactly the
+// reservation the scheduler planned with. The placement (size, zone, capacity type) must be one the
+// NodePool could launch: imagefamily.CheckPlacement decides.
+func (b *bootstrapFlags) catalogue(pool *api.NodePool, nodeClass *api.AKSNodeClass) (*instancetype.Catalogue, error) {
 	built, err := b.cat.loadFor(nodeClass)
 	if err != nil {
-		return imagefamily.NodeShape{}, err
+		return nil, err
 	}
 	it, ok := built.Find(b.instanceType)
 	if !ok {
-		return imagefamily.NodeShape{}, usagef("--instance-type: %q is not an instance type of %s for AKSNodeClass %s (see napkit instance-types -o json for exclusions)", b.instanceType, b.cat.region, nodeClass.Name)
+		return nil, usagef("--instance-type: %q is not an instance type of %s for AKSNodeClass %s (see napkit instance-types -o json for exclusions)", b.instanceType, b.cat.region, nodeClass.Name)
 	}
 	err = imagefamily.CheckPlacement(imagefamily.Placement{NodePool: pool, InstanceType: it, Zone: b.zone, CapacityType: b.capacityType})
 	if err != nil {
-		return imagefamily.NodeShape{}, flagError(err)
+		return nil, flagError(err)
 	}
-	return imagefamily.ShapeOf(it), nil
+	return built.Catalogue, nil
+}
+
+// nodeClaim is the claim the NodePool would make for the chosen size, zone and capacity type.
+func (b *bootstrapFlags) nodeClaim(pool *api.NodePool) *api.NodeClaim {
+	tmpl := pool.Spec.Template
+	labels := maps.Clone(tmpl.ObjectMeta.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[api.LabelNodePool] = pool.Name
+	zone := b.zone
+	if zone == "" {
+		zone = api.RegionalZone
+	}
+	pin := func(key, value string) api.NodeSelectorRequirementWithMinValues {
+		return api.NodeSelectorRequirementWithMinValues{Key: key, Operator: corev1.NodeSelectorOpIn, Values: []string{value}}
+	}
+	reqs := append(slices.Clone(tmpl.Spec.Requirements), pin(api.LabelInstanceType, b.instanceType),
+		pin(api.LabelZone, zone), pin(api.LabelCapacityType, b.capacityType))
+	return &api.NodeClaim{
+		ObjectMeta: metav1.ObjectMeta{Name: pool.Name + "-bootstrap", Labels: labels},
+		Spec: api.NodeClaimSpec{Taints: tmpl.Spec.Taints, StartupTaints: tmpl.Spec.StartupTaints, Requirements: reqs,
+			NodeClassRef: tmpl.Spec.NodeClassRef},
+	}
 }
 
 // placementFlags name the flag behind each field imagefamily checks.

@@ -154,22 +154,29 @@ func checkOnePodPerNode(t *testing.T, s *stack, ns string) {
 }
 
 // createOrphan creates a VM no NodeClaim owns, as a crash between an ARM create and the NodeClaim
-// update would leave, with the cluster's tags so that the controller's garbage collector owns it.
+// update would leave, with the cluster's tags so that the controller's garbage collector owns it. It
+// goes the controller's own way: RequestFor, then the launcher.
 func createOrphan(t *testing.T, s *stack) string {
 	t.Helper()
-	inst, err := s.launcher.Create(t.Context(), &launch.Request{
-		NodeClaimName: "orphan-e2e", NodePool: seedPool,
-		Candidates: []launch.Candidate{{SKU: "Standard_D2s_v5", Family: "standardDSv5Family", VCPUs: 2,
-			Offerings: []launch.Offering{{Zone: region + "-1", CapacityType: launch.CapacityTypeOnDemand, Price: 0.1, Available: true}}}},
-		Image:        launch.ImageRef{CommunityGalleryImageID: orphanImage},
-		CustomData:   launch.Secret("IyEvYmluL2Jhc2g="),
-		OSDiskSizeGB: 128, SubnetID: "/subscriptions/" + subscription + "/resourceGroups/" + resourceGroup +
-			"/providers/Microsoft.Network/virtualNetworks/aks-vnet-00000000/subnets/aks-subnet",
-		SSHPublicKey: testSSHKey,
-	})
+	cfg, err := s.config()
+	require.NoError(t, err)
+	class := &api.AKSNodeClass{ObjectMeta: metav1.ObjectMeta{Name: "default"}}
+	class.Default()
+	cat, err := cfg.Catalogue(class)
+	require.NoError(t, err)
+	claim := &api.NodeClaim{
+		ObjectMeta: metav1.ObjectMeta{Name: "orphan-e2e", Labels: map[string]string{api.LabelNodePool: seedPool}},
+		Spec: api.NodeClaimSpec{Requirements: []api.NodeSelectorRequirementWithMinValues{
+			{Key: api.LabelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: []string{"Standard_D2s_v5"}},
+			{Key: api.LabelZone, Operator: corev1.NodeSelectorOpIn, Values: []string{region + "-1"}},
+			{Key: api.LabelCapacityType, Operator: corev1.NodeSelectorOpIn, Values: []string{api.CapacityTypeOnDemand}},
+		}},
+	}
+	req, err := launch.RequestFor(t.Context(), launch.RequestOptions{NodeClaim: claim, NodeClass: class, Catalogue: cat,
+		Images: cfg.Images, Cluster: launch.ClusterSettings{Cluster: cfg.Cluster, SSHPublicKey: cfg.SSHPublicKey, NodeIdentities: cfg.NodeIdentities}})
+	require.NoError(t, err)
+	inst, err := s.launcher.Create(t.Context(), req)
 	require.NoError(t, err, "creating an orphan VM")
 	require.True(t, strings.HasPrefix(inst.Name, "aks-"))
 	return inst.Name
 }
-
-const orphanImage = "/CommunityGalleries/AKSUbuntu-38d80f77-467a-481f-a8d4-09b6d4220bd2/images/2204gen2containerd/versions/202611.01.0"

@@ -167,10 +167,11 @@ func (s *stack) config() (controller.Config, error) {
 			TenantID: subscription, SubscriptionID: subscription, NodeResourceGroup: resourceGroup, Location: region,
 			SubnetID: "/subscriptions/" + subscription + "/resourceGroups/" + resourceGroup +
 				"/providers/Microsoft.Network/virtualNetworks/aks-vnet-00000000/subnets/aks-subnet",
-			Network: api.DefaultClusterNetwork(),
+			Network: api.DefaultClusterNetwork(), KubeletIdentityClientID: kubeletClientID, VNETGUID: vnetGUID,
 		},
-		Images: imagefamily.ImageOptions{Version: "202611.01.0"},
-		Logger: s.logger(), Seed: 1,
+		NodeIdentities: []string{kubeletIdentity},
+		Images:         imagefamily.ImageOptions{Version: "202611.01.0"},
+		Logger:         s.logger(), Seed: 1,
 		BatchIdle: 500 * time.Millisecond, BatchMax: 3 * time.Second,
 		DisruptionInterval: 2 * time.Second, ValidationDelay: 2 * time.Second,
 		GCInterval: 2 * time.Second, GCGracePeriod: 5 * time.Second,
@@ -188,6 +189,14 @@ func (s *stack) config() (controller.Config, error) {
 	}
 	return cfg, nil
 }
+
+// The kubelet identity the nodes get, and the node VNET's resourceGuid.
+const (
+	kubeletClientID = "00000000-0000-0000-0000-0000000000c1"
+	kubeletIdentity = "/subscriptions/" + subscription + "/resourceGroups/" + resourceGroup +
+		"/providers/Microsoft.ManagedIdentity/userAssignedIdentities/" + clusterName + "-agentpool"
+	vnetGUID = "00000000-0000-0000-0000-0000000000f1"
+)
 
 // testSSHKey is a syntactically valid public key; no node is ever logged into.
 const testSSHKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA napkit-e2e"

@@ -45,6 +45,7 @@ func configureAzure(f *Flags, cfg *controller.Config) error {
 	cfg.Upkeep.ImageVersions, cfg.Upkeep.Usage = images, usage
 	cfg.Images.Version = "" // the newest discovered version, as the AKSNodeClass status records it
 	cfg.Launcher, cfg.ClusterName, cfg.Cluster, cfg.SSHPublicKey = launcher, f.ClusterName, cluster, sshKey
+	cfg.NodeIdentities, cfg.DiskEncryptionSetID = f.NodeIdentities.values(), f.DiskEncryptionSetID
 	return nil
 }
 
@@ -91,5 +92,6 @@ func configureSimulation(ctx context.Context, f *Flags, cfg *controller.Config, 
 	}
 	g.Go(func() error { return kubelet.Run(ctx) })
 	cfg.Launcher, cfg.ClusterName, cfg.Cluster, cfg.SSHPublicKey = launcher, clusterName, cluster, sshKey
+	cfg.NodeIdentities = []string{simnodes.KubeletIdentity(clusterName, rg)}
 	return nil
 }

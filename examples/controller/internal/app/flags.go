@@ -6,6 +6,7 @@ package app
 import (
 	"flag"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -31,6 +32,11 @@ type Flags struct {
 	// Upkeep: AKSNodeClass status, repair and price refresh.
 	StatusInterval, RepairInterval, PriceRefresh time.Duration
 	SystemNamespace, Prices                      string
+	// NodeIdentities (repeatable, or comma-separated) are the user-assigned managed identity resource
+	// IDs every node VM gets, the kubelet identity among them; DiskEncryptionSetID encrypts the
+	// nodes' managed OS disks.
+	NodeIdentities      listFlag
+	DiskEncryptionSetID string
 	// MetricsAddr serves /metrics, HealthAddr /healthz and /readyz (empty: off).
 	MetricsAddr, HealthAddr                                              string
 	LeaderElect                                                          bool
@@ -60,6 +66,8 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.SSHPublicKeyFile, "ssh-public-key-file", "", "nodes' admin SSH public key")
 	fs.StringVar(&f.KubeletIdentityClientID, "kubelet-identity-client-id", "", "client ID of the kubelet's managed identity (optional)")
 	fs.StringVar(&f.VNETGUID, "vnet-guid", "", "resourceGuid of the node virtual network (optional)")
+	fs.Var(&f.NodeIdentities, "node-identities", "user-assigned managed identity resource IDs every node VM gets, the kubelet identity among them (repeatable or comma-separated)")
+	fs.StringVar(&f.DiskEncryptionSetID, "disk-encryption-set-id", "", "disk encryption set that encrypts the nodes' managed OS disks (optional)")
 	fs.StringVar(&f.ClusterID, "cluster-id", "", "8-digit number in the names of AKS-managed resources (optional)")
 	fs.StringVar(&f.ClusterDNS, "dns-service-ip", "", "cluster DNS service IP (optional; default the kubelet's)")
 	fs.StringVar(&f.KubernetesVersion, "kubernetes-version", "", "pin the nodes' Kubernetes version (default: the API server's /version; a pin newer than it is refused)")
@@ -98,3 +106,19 @@ func (f *Flags) azureFlagsSet() []string {
 	}
 	return set
 }
+
+// listFlag is a repeatable flag whose values may also be comma-separated.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	for _, item := range strings.Split(v, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			*l = append(*l, item)
+		}
+	}
+	return nil
+}
+
+func (l listFlag) values() []string { return append([]string(nil), l...) }

@@ -40,6 +40,10 @@ type Config struct {
 	Cluster      bootstrap.Cluster
 	Images       imagefamily.ImageOptions
 	SSHPublicKey string
+	// NodeIdentities are the user-assigned managed identity resource IDs every VM gets (the kubelet
+	// identity among them); DiskEncryptionSetID, when set, encrypts the nodes' managed OS disks.
+	NodeIdentities      []string
+	DiskEncryptionSetID string
 	// Logger receives structured logs (discarded when nil); Metrics receives the karpenter_*
 	// metrics and is what /metrics serves (a new registry when nil).
 	Logger  *slog.Logger

@@ -12,34 +12,9 @@ import (
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/launch"
-	"github.com/napkit/napkit/requirements"
 )
 
 const reasonLaunchFailed = "LaunchFailed"
-
-// claimCandidates are the claim's instance-type options as launch candidates, each keeping only
-// the offerings the claim's requirements allow.
-func claimCandidates(nc *api.NodeClaim, cat *instancetype.Catalogue) []launch.Candidate {
-	reqs := requirements.FromAPI(nc.Spec.Requirements)
-	var types []*instancetype.InstanceType
-	for _, name := range reqs.Get(api.LabelInstanceType).Values() {
-		if it, ok := cat.Find(name); ok {
-			types = append(types, it)
-		}
-	}
-	cands := launch.CandidatesFrom(types)
-	zones, capacity := reqs.Get(api.LabelZone), reqs.Get(api.LabelCapacityType)
-	for i := range cands {
-		var kept []launch.Offering
-		for _, o := range cands[i].Offerings {
-			if zones.Has(o.Zone) && capacity.Has(o.CapacityType) {
-				kept = append(kept, o)
-			}
-		}
-		cands[i].Offerings = kept
-	}
-	return cands
-}
 
 // markLaunched records the VM on the claim: the labels of the instance type and offering that
 // really launched, then the provider ID, image, capacity and the Launched condition.

@@ -37,6 +37,13 @@ func Cluster(clusterName, region, resourceGroup string) (bootstrap.Cluster, stri
 	}, sshPublicKey(), nil
 }
 
+// KubeletIdentity is the resource ID of the simulated cluster's kubelet identity, which every node VM
+// gets as a user-assigned identity.
+func KubeletIdentity(clusterName, resourceGroup string) string {
+	return "/subscriptions/" + azuresim.DefaultSubscriptionID + "/resourceGroups/" + resourceGroup +
+		"/providers/Microsoft.ManagedIdentity/userAssignedIdentities/" + clusterName + "-agentpool"
+}
+
 func placeholderKey() ed25519.PrivateKey {
 	return ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
 }

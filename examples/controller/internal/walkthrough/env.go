@@ -86,7 +86,7 @@ func newController(kube *kubefake.Clientset, dyn *dynamicfake.FakeDynamicClient,
 	return controller.New(controller.Config{
 		Kube: kube, Dynamic: dyn, Launcher: launcher, Offerings: offerings, Catalogue: catalogue,
 		ClusterName: clusterName, Cluster: cluster, Images: imagefamily.ImageOptions{Version: imageVersion},
-		SSHPublicKey: sshKey, Logger: log, Seed: 1,
+		SSHPublicKey: sshKey, NodeIdentities: []string{simnodes.KubeletIdentity(clusterName, resourceGroup)}, Logger: log, Seed: 1,
 		BatchIdle: 200 * time.Millisecond, BatchMax: 2 * time.Second, DisruptionInterval: 500 * time.Millisecond,
 		ValidationDelay: 200 * time.Millisecond, GCInterval: time.Second, GCGracePeriod: 2 * time.Second,
 	})
