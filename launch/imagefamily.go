@@ -64,8 +64,8 @@ type RequestOptions struct {
 // IP configurations, and a BootstrapFor that runs imagefamily.Generate for
 // the offering the launcher picks (the image definition, kubelet reservations
 // and zone and capacity-type labels depend on it). It also generates the
-// first candidate's bootstrap once, so a bad input fails here, before any
-// Azure call; Request.Planned shows it.
+// bootstrap of the offering the launcher would try first (Choose), so a bad
+// input fails here, before any Azure call; Request.Planned shows it.
 func RequestFor(ctx context.Context, opts RequestOptions) (*Request, error) {
 	if err := opts.validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
@@ -76,11 +76,12 @@ func RequestFor(ctx context.Context, opts RequestOptions) (*Request, error) {
 	}
 	types := InstanceTypesFor(opts.NodeClaim, opts.Catalogue)
 	candidates := CandidatesFor(opts.NodeClaim, types)
-	if len(candidates) == 0 || len(candidates[0].Offerings) == 0 {
-		return nil, fmt.Errorf("%w: NodeClaim %s: no instance type with an offering its requirements allow", ErrInvalidRequest, opts.NodeClaim.Name)
+	first, ok := Choose(candidates, nil, nil)
+	if !ok {
+		return nil, fmt.Errorf("%w: NodeClaim %s: no instance type with an available offering its requirements allow", ErrInvalidRequest, opts.NodeClaim.Name)
 	}
 	gen := generator{opts: opts, in: imagefamilyInput(opts, mode), shapes: shapesOf(types)}
-	planned, err := gen.generate(Choice{Candidate: candidates[0], Offering: candidates[0].Offerings[0]})
+	planned, err := gen.generate(first)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 	}
