@@ -14,6 +14,7 @@ import (
 // consolidateFlags are the inputs of `napkit consolidate`.
 type consolidateFlags struct {
 	cat         catalogueFlags
+	snap        snapshotFlags
 	files       manifestFiles
 	output      outputFlag
 	now         string
@@ -26,6 +27,7 @@ type consolidateFlags struct {
 
 func (c *consolidateFlags) register(fs *flag.FlagSet) {
 	c.cat.register(fs)
+	c.snap.register(fs)
 	fs.Var(&c.files, "f", "manifest file or directory (repeatable; - reads standard input): Nodes, bound and pending Pods, NodeClaims, NodePools, AKSNodeClasses, PodDisruptionBudgets, DaemonSets")
 	c.output.register(fs, "json", "json", "yaml", "table")
 	fs.StringVar(&c.now, "now", "", "decision time, RFC 3339 (default: the current time)")
@@ -51,6 +53,9 @@ func (c *consolidateFlags) decisionTime() (time.Time, error) {
 func (c *consolidateFlags) validate() error {
 	if c.maxCommands < 0 {
 		return usagef("--max-commands: must not be negative, got %d", c.maxCommands)
+	}
+	if err := c.snap.validate(); err != nil {
+		return err
 	}
 	return c.output.validate()
 }
@@ -80,13 +85,16 @@ func runConsolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	in, err := consolidationInput(&c.cat, set, now, stderr)
+	s, catalogues, err := takeSnapshot(&c.cat, c.snap, set, now)
 	if err != nil {
 		return err
 	}
-	in.Options = c.options()
+	if err := knownInstanceTypes(s, catalogues); err != nil {
+		return err
+	}
+	in := s.ConsolidationInput(c.options())
 	in.Options.Provisioner.Now = now
-	plan, err := consolidation.Decide(*in)
+	plan, err := consolidation.Decide(in)
 	if err != nil {
 		return err
 	}

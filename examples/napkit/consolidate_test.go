@@ -20,7 +20,6 @@ import (
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/consolidation"
-	"github.com/napkit/napkit/provisioner"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -267,46 +266,4 @@ func mustTime(t *testing.T, s string) time.Time {
 	v, err := time.Parse(time.RFC3339, s)
 	require.NoError(t, err)
 	return v
-}
-
-// TestNodeInitialized: Ready=True and none of the booting taints.
-func TestNodeInitialized(t *testing.T) {
-	pool := &api.NodePool{}
-	pool.Spec.Template.Spec.StartupTaints = []corev1.Taint{{Key: "node.cilium.io/agent-not-ready", Effect: corev1.TaintEffectNoExecute}}
-	ready := []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}
-	tests := []struct {
-		name       string
-		conditions []corev1.NodeCondition
-		taints     []corev1.Taint
-		want       bool
-	}{
-		{"ready", ready, nil, true},
-		{"no Ready condition", nil, nil, false},
-		{"not ready", []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionFalse}}, nil, false},
-		{"ephemeral taint", ready, []corev1.Taint{{Key: corev1.TaintNodeNotReady, Effect: corev1.TaintEffectNoSchedule}}, false},
-		{"unregistered", ready, []corev1.Taint{{Key: api.TaintKeyUnregistered, Effect: corev1.TaintEffectNoExecute}}, false},
-		{"startup taint of the pool", ready, pool.Spec.Template.Spec.StartupTaints, false},
-		{"a user taint", ready, []corev1.Taint{{Key: "dedicated", Value: "gpu", Effect: corev1.TaintEffectNoSchedule}}, true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			node := &corev1.Node{Spec: corev1.NodeSpec{Taints: tc.taints}, Status: corev1.NodeStatus{Conditions: tc.conditions}}
-			pi := &provisioner.NodePoolInput{NodePool: pool}
-			assert.Equal(t, tc.want, nodeInitialized(node, pi))
-		})
-	}
-}
-
-func TestClaimsByNode(t *testing.T) {
-	nodes := []*corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}, {ObjectMeta: metav1.ObjectMeta{Name: "n2"}}}
-	byStatus := &api.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "claim-a"}, Status: api.NodeClaimStatus{NodeName: "n1"}}
-	byName := &api.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "n2"}}
-	loose := &api.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "claim-c"}}
-	got, err := claimsByNode([]*api.NodeClaim{byStatus, byName, loose}, nodes)
-	require.NoError(t, err)
-	assert.Equal(t, map[string]*api.NodeClaim{"n1": byStatus, "n2": byName}, got)
-
-	twice := &api.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "claim-b"}, Status: api.NodeClaimStatus{NodeName: "n1"}}
-	_, err = claimsByNode([]*api.NodeClaim{byStatus, twice}, nodes)
-	assert.EqualError(t, err, `NodeClaim claim-b: status.nodeName: Node "n1" already belongs to NodeClaim claim-a`)
 }

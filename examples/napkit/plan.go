@@ -17,6 +17,8 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	var cat catalogueFlags
 	cat.register(fs)
+	var snap snapshotFlags
+	snap.register(fs)
 	var files manifestFiles
 	fs.Var(&files, "f", "manifest file or directory (repeatable; - reads standard input): NodePools, AKSNodeClasses, Pods, workloads, Nodes, DaemonSets, volumes")
 	var output outputFlag
@@ -28,17 +30,20 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := output.validate(); err != nil {
 		return err
 	}
+	if err := snap.validate(); err != nil {
+		return err
+	}
 	set, err := files.read(stdin, stderr)
 	if err != nil {
 		return err
 	}
-	in, err := planInput(&cat, set)
+	now := time.Now()
+	s, _, err := takeSnapshot(&cat, snap, set, now)
 	if err != nil {
 		return err
 	}
-	in.Options.Seed = *seed
-	in.Options.Now = time.Now()
-	plan, err := provisioner.Solve(*in)
+	in := s.ProvisionerInput(provisioner.Options{Seed: *seed, Now: now})
+	plan, err := provisioner.Solve(in)
 	if err != nil {
 		return err
 	}
@@ -50,23 +55,6 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return writePlanTable(stdout, plan)
 	}
 	return writeDocument(stdout, output.value, plan)
-}
-
-// planInput builds the provisioner's input: one catalogue per AKSNodeClass the NodePools use.
-func planInput(cat *catalogueFlags, set *manifest.Set) (*provisioner.Input, error) {
-	objects, err := decodeObjects(set.Objects)
-	if err != nil {
-		return nil, err
-	}
-	in := &provisioner.Input{Pods: objects.pending, DaemonSets: objects.daemonSets,
-		PersistentVolumeClaims: objects.pvcs, PersistentVolumes: objects.pvs}
-	for _, node := range objects.nodes {
-		in.Nodes = append(in.Nodes, provisioner.ExistingNode{Node: node, Pods: objects.bound[node.Name], Initialized: true})
-	}
-	if in.NodePools, _, err = poolInputs(cat, set); err != nil {
-		return nil, err
-	}
-	return in, nil
 }
 
 func podsByName(pods []*corev1.Pod) map[string]*corev1.Pod {

@@ -40,14 +40,6 @@ func setCondition(nc *api.NodeClaim, kind string, status metav1.ConditionStatus,
 	return changed
 }
 
-func nodeReady(node *corev1.Node) bool {
-	for _, cond := range node.Status.Conditions {
-		if cond.Type == corev1.NodeReady {
-			return cond.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
 
 func hasTaint(taints []corev1.Taint, key string) bool {
 	return slices.ContainsFunc(taints, func(t corev1.Taint) bool { return t.Key == key })

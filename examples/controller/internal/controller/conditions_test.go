@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/snapshot"
 )
 
 // TestSetConditionReadyRollUp walks a claim through a sequence of condition changes and checks,
@@ -100,7 +101,7 @@ func TestSetConditionTransitionTime(t *testing.T) {
 	assert.True(t, setCondition(nc, api.ConditionLaunched, metav1.ConditionFalse, reasonLaunchFailed, "no capacity", t2))
 	assert.Equal(t, t2, condition(nc, api.ConditionLaunched).LastTransitionTime.Time)
 	assert.Equal(t, t0, condition(nc, api.ConditionReady).LastTransitionTime.Time, "Ready stayed False since t0")
-	assert.True(t, launchFailed(nc))
+	assert.True(t, snapshot.LaunchFailed(nc))
 }
 
 func TestInitializedAt(t *testing.T) {
@@ -143,8 +144,8 @@ func TestClaimLifecycleReaders(t *testing.T) {
 			launched: true, registered: true, initialized: true},
 		{name: "launch failed", nc: testClaim("c", "p", "",
 			withCondition(api.ConditionLaunched, metav1.ConditionFalse, reasonLaunchFailed, testNow)), failed: true},
-		{name: "launched false for another reason", nc: testClaim("c", "p", "",
-			withCondition(api.ConditionLaunched, metav1.ConditionFalse, "Pending", testNow))},
+		{name: "launched false for another reason: the launch gave up all the same", nc: testClaim("c", "p", "",
+			withCondition(api.ConditionLaunched, metav1.ConditionFalse, "Pending", testNow)), failed: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,35 +153,13 @@ func TestClaimLifecycleReaders(t *testing.T) {
 			assert.Equal(t, tt.launched, claimLaunched(tt.nc))
 			assert.Equal(t, tt.registered, claimRegistered(tt.nc))
 			assert.Equal(t, tt.initialized, claimInitialized(tt.nc))
-			assert.Equal(t, tt.failed, launchFailed(tt.nc))
+			assert.Equal(t, tt.failed, snapshot.LaunchFailed(tt.nc))
 		})
 	}
 }
 
-func TestNodeReadyAndTaints(t *testing.T) {
+func TestHasTaint(t *testing.T) {
 	t.Parallel()
-	notReady := newNode("n", "")
-	notReady.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionFalse}}
-	unknown := newNode("n", "")
-	unknown.Status.Conditions = []corev1.NodeCondition{
-		{Type: corev1.NodeMemoryPressure, Status: corev1.ConditionTrue},
-		{Type: corev1.NodeReady, Status: corev1.ConditionUnknown}}
-	tests := []struct {
-		name string
-		node *corev1.Node
-		want bool
-	}{
-		{"no conditions", newNode("n", ""), false},
-		{"ready", newNode("n", "", isReady()), true},
-		{"not ready", notReady, false},
-		{"unknown", unknown, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			assert.Equal(t, tt.want, nodeReady(tt.node))
-		})
-	}
 	taints := []corev1.Taint{{Key: api.TaintKeyUnregistered, Effect: corev1.TaintEffectNoExecute}}
 	assert.True(t, hasTaint(taints, api.TaintKeyUnregistered))
 	assert.False(t, hasTaint(taints, api.TaintKeyDisrupted))

@@ -23,9 +23,8 @@ func (c *Controller) disruptionLoop(ctx context.Context) {
 	}, c.cfg.DisruptionInterval)
 }
 
-// disrupt decides, waits ValidationDelay, decides again, and executes, in the plan's order, the
-// commands both passes agree on and no refused eviction holds back (pdbgate.go): Karpenter's
-// validation, which keeps a command from acting on a cluster that moved
+// disrupt decides, waits ValidationDelay, decides again, and executes the commands both passes
+// agree on: Karpenter's validation, which keeps a command from acting on a cluster that moved
 // while it waited (pods arrived, a node was nominated, a budget filled up).
 func (c *Controller) disrupt(ctx context.Context) error {
 	s := c.takeSnapshot()
@@ -50,10 +49,6 @@ func (c *Controller) disrupt(ctx context.Context) error {
 			c.log.Info("command no longer valid", "command", describe(cmd))
 			continue
 		}
-		if pdb := c.heldBy(cmd); pdb != "" {
-			c.log.Info("command waits: an eviction under its PodDisruptionBudget was refused", "command", describe(cmd), "pdb", pdb)
-			continue
-		}
 		if err := c.execute(ctx, cmd); err != nil {
 			return fmt.Errorf("%s: %w", describe(cmd), err)
 		}
@@ -61,28 +56,11 @@ func (c *Controller) disrupt(ctx context.Context) error {
 	return nil
 }
 
-// consolidationInput is the snapshot as consolidation reads it. Nodes that have not registered
-// are left to InFlight, which already counts their NodeClaims.
-func (c *Controller) consolidationInput(s *snapshot) consolidation.Input {
-	in := consolidation.Input{PendingPods: s.pending, InFlight: s.inFlight(), NodePools: s.pools, NodeClasses: s.classes,
-		PodDisruptionBudgets: c.pdbs(), DaemonSets: c.daemonSets(), Now: s.now, Options: c.cfg.Consolidation,
-		Cluster: c.clusterConfig()}
+// consolidationInput is the snapshot as consolidation reads it, with the controller's options.
+func (c *Controller) consolidationInput(s *clusterSnapshot) consolidation.Input {
+	in := s.ConsolidationInput(c.cfg.Consolidation)
+	in.Cluster = c.clusterConfig()
 	in.Options.Provisioner.Seed = c.cfg.Seed
-	for _, node := range s.nodes {
-		if !s.registered(node) {
-			continue
-		}
-		nc := s.byID[node.Spec.ProviderID]
-		n := consolidation.Node{Node: node, NodeClaim: nc, Pods: s.pods[node.Name], Initialized: s.initialized(node),
-			LastPodEventAt: c.state.lastPodEventAt(node.Name), Nominated: c.state.isNominated(node.Name, s.now),
-			Deleting: node.DeletionTimestamp != nil || c.state.isDisrupting(node.Name)}
-		if nc != nil { // the claim may have been nominated while in flight
-			n.InitializedAt = initializedAt(nc)
-			n.Deleting = n.Deleting || nc.DeletionTimestamp != nil
-			n.Nominated = n.Nominated || c.state.isNominated(nc.Name, s.now)
-		}
-		in.Nodes = append(in.Nodes, n)
-	}
 	return in
 }
 

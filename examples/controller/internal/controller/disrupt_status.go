@@ -13,14 +13,14 @@ import (
 
 // updateConsolidatable keeps each initialized claim's Consolidatable condition and
 // lastPodEventTime current, so `kubectl get nodeclaims` shows what consolidation sees.
-func (c *Controller) updateConsolidatable(ctx context.Context, s *snapshot) {
+func (c *Controller) updateConsolidatable(ctx context.Context, s *clusterSnapshot) {
 	for _, nc := range s.claims {
-		pool := s.pool(nc.Labels[api.LabelNodePool])
-		if pool == nil || nc.DeletionTimestamp != nil || !claimInitialized(nc) {
+		pool, ok := s.Pool(nc.Labels[api.LabelNodePool])
+		if !ok || nc.DeletionTimestamp != nil || !claimInitialized(nc) {
 			continue
 		}
 		lastEvent := c.state.lastPodEventAt(nc.Status.NodeName)
-		status, msg := consolidatable(pool.NodePool, nc, lastEvent, s.now)
+		status, msg := consolidatable(pool.NodePool, nc, lastEvent, s.Now)
 		stale := lastEvent.After(nc.Status.LastPodEventTime.Time.Add(time.Second))
 		cond := condition(nc, api.ConditionConsolidatable)
 		if !stale && cond != nil && cond.Status == status {
@@ -30,7 +30,7 @@ func (c *Controller) updateConsolidatable(ctx context.Context, s *snapshot) {
 			if stale {
 				nc.Status.LastPodEventTime = metav1.NewTime(lastEvent)
 			}
-			return setCondition(nc, api.ConditionConsolidatable, status, string(status), msg, s.now) || stale
+			return setCondition(nc, api.ConditionConsolidatable, status, string(status), msg, s.Now) || stale
 		})
 		if err != nil {
 			c.log.Warn("updating Consolidatable failed", "nodeClaim", nc.Name, "error", err)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/napkit/napkit/snapshot"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -68,7 +69,7 @@ func (c *Controller) drainable(node *corev1.Node) []*corev1.Pod {
 	var out []*corev1.Pod
 	for _, pod := range c.podsOn(node.Name) {
 		switch {
-		case terminal(pod), mirrorPod(pod), toleratesDisrupted(pod):
+		case snapshot.Terminal(pod), snapshot.MirrorPod(pod), toleratesDisrupted(pod):
 		case pod.DeletionTimestamp != nil && !now.Before(pod.DeletionTimestamp.Time):
 		default:
 			out = append(out, pod)
@@ -106,11 +107,11 @@ func isTooManyRequests(err error) bool {
 func podTier(pod *corev1.Pod) int {
 	critical := pod.Spec.PriorityClassName == "system-cluster-critical" || pod.Spec.PriorityClassName == "system-node-critical"
 	switch {
-	case critical && daemonPod(pod):
+	case critical && snapshot.DaemonPod(pod):
 		return tierCriticalDaemon
 	case critical:
 		return tierCritical
-	case daemonPod(pod):
+	case snapshot.DaemonPod(pod):
 		return tierDaemon
 	}
 	return tierNormal

@@ -12,6 +12,7 @@ import (
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/consolidation"
 	"github.com/napkit/napkit/provisioner"
+	"github.com/napkit/napkit/snapshot"
 )
 
 // replacementPoll is how often a command checks whether its replacements have initialized.
@@ -90,7 +91,7 @@ func (c *Controller) replacementsReady(names []string) (bool, error) {
 	for _, name := range names {
 		nc := c.claim(name)
 		switch {
-		case nc == nil, nc.DeletionTimestamp != nil, launchFailed(nc):
+		case nc == nil, nc.DeletionTimestamp != nil, snapshot.LaunchFailed(nc):
 			return false, fmt.Errorf("replacement NodeClaim %s failed", name)
 		case !claimInitialized(nc):
 			return false, nil

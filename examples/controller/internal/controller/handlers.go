@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/napkit/napkit/snapshot"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/cache"
@@ -39,7 +40,7 @@ func (c *Controller) onPod(oldObj, obj any) {
 	if !ok {
 		return
 	}
-	if provisionable(pod) {
+	if snapshot.Pending(pod, true) {
 		c.batcher.Trigger(string(pod.UID))
 	}
 	old, _ := oldObj.(*corev1.Pod)
@@ -47,7 +48,7 @@ func (c *Controller) onPod(oldObj, obj any) {
 		return
 	}
 	bound := old == nil || old.Spec.NodeName != pod.Spec.NodeName
-	finished := old != nil && !terminal(old) && terminal(pod)
+	finished := old != nil && !snapshot.Terminal(old) && snapshot.Terminal(pod)
 	if bound || finished {
 		c.state.podEvent(pod.Spec.NodeName, c.now())
 	}
@@ -109,40 +110,4 @@ func (c *Controller) onClaim(obj any) {
 			c.nodeQ.Add(node.Name)
 		}
 	}
-}
-
-// provisionable is Karpenter's test for a pod that needs new capacity: kube-scheduler found no
-// node for it, it is not preempting, and it is not a DaemonSet or mirror pod (those follow
-// nodes, they do not ask for them).
-func provisionable(pod *corev1.Pod) bool {
-	if pod.Spec.NodeName != "" || pod.Status.NominatedNodeName != "" || pod.DeletionTimestamp != nil || terminal(pod) {
-		return false
-	}
-	if daemonPod(pod) || mirrorPod(pod) {
-		return false
-	}
-	for _, cond := range pod.Status.Conditions {
-		if cond.Type == corev1.PodScheduled {
-			return cond.Status == corev1.ConditionFalse && cond.Reason == corev1.PodReasonUnschedulable
-		}
-	}
-	return false
-}
-
-func terminal(pod *corev1.Pod) bool {
-	return pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed
-}
-
-func daemonPod(pod *corev1.Pod) bool {
-	for _, ref := range pod.OwnerReferences {
-		if ref.Kind == "DaemonSet" && ref.Controller != nil && *ref.Controller {
-			return true
-		}
-	}
-	return false
-}
-
-func mirrorPod(pod *corev1.Pod) bool {
-	_, ok := pod.Annotations[corev1.MirrorPodAnnotationKey]
-	return ok
 }

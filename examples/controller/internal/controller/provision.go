@@ -3,7 +3,6 @@ package controller
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -11,6 +10,7 @@ import (
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/provisioner"
+	"github.com/napkit/napkit/snapshot"
 )
 
 // provisionLoop plans a batch of pending pods each time a batch window closes. While nothing
@@ -30,7 +30,7 @@ func (c *Controller) provisionLoop(ctx context.Context) {
 
 func (c *Controller) retriggerPending() {
 	for _, pod := range c.allPods() {
-		if provisionable(pod) {
+		if snapshot.Pending(pod, true) {
 			c.batcher.Trigger(string(pod.UID))
 		}
 	}
@@ -40,22 +40,22 @@ func (c *Controller) retriggerPending() {
 // so a claim created here and a claim found after a restart launch the same way.
 func (c *Controller) provision(ctx context.Context) error {
 	s := c.takeSnapshot()
-	pods := slices.Concat(s.pending, s.reschedulable())
-	if len(pods) == 0 || len(s.pools) == 0 {
+	opts := c.cfg.Provisioner
+	opts.Now, opts.Seed = s.Now, c.cfg.Seed
+	in := s.ProvisionerInput(opts)
+	pods := in.Pods
+	if len(pods) == 0 || len(in.NodePools) == 0 {
 		return nil
 	}
-	opts := c.cfg.Provisioner
-	opts.Now, opts.Seed = s.now, c.cfg.Seed
 	start := time.Now()
-	plan, err := provisioner.Solve(provisioner.Input{Pods: pods, Nodes: s.existingNodes(), InFlight: s.inFlight(),
-		NodePools: s.pools, DaemonSets: c.daemonSets(), Options: opts})
+	plan, err := provisioner.Solve(in)
 	c.metrics.schedulingDuration.Observe(time.Since(start).Seconds())
 	if err != nil {
 		return fmt.Errorf("plan %d pods: %w", len(pods), err)
 	}
 	c.log.Info("planned", "pods", len(pods), "newNodeClaims", len(plan.NodeClaims),
 		"unschedulable", len(plan.Unschedulable), "pricePerHour", plan.Cost.PricePerHour, "solveMillis", plan.Stats.SolveMillis)
-	c.nominate(plan, s.now)
+	c.nominate(plan, s.Now)
 	c.reportUnschedulable(ctx, plan, pods)
 	_, err = c.createClaims(ctx, s, plan.NodeClaims, "provisioning")
 	return err
@@ -96,15 +96,15 @@ func (c *Controller) reportUnschedulable(ctx context.Context, plan *provisioner.
 
 // createClaims writes one NodeClaim per planned claim and returns the names written. A failure
 // stops there: the pods left are planned again by the next batch.
-func (c *Controller) createClaims(ctx context.Context, s *snapshot, planned []provisioner.NodeClaim, reason string) ([]string, error) {
+func (c *Controller) createClaims(ctx context.Context, s *clusterSnapshot, planned []provisioner.NodeClaim, reason string) ([]string, error) {
 	taken := map[string]bool{}
 	for _, nc := range s.claims {
 		taken[nc.Name] = true
 	}
 	var names []string
 	for _, p := range planned {
-		pool := s.pool(p.NodePool)
-		if pool == nil {
+		pool, ok := s.Pool(p.NodePool)
+		if !ok {
 			return names, fmt.Errorf("planned NodeClaim %s: NodePool %q is gone", p.Name, p.NodePool)
 		}
 		nc := newClaim(c.state.claimName(p.NodePool, taken), pool.NodePool, p)
@@ -113,7 +113,7 @@ func (c *Controller) createClaims(ctx context.Context, s *snapshot, planned []pr
 			return names, err
 		}
 		c.metrics.claimsCreated.WithLabelValues(reason, p.NodePool).Inc()
-		c.state.nominate(nc.Name, s.now.Add(c.nominationWindow()), s.now)
+		c.state.nominate(nc.Name, s.Now.Add(c.nominationWindow()), s.Now)
 		c.log.Info("created NodeClaim", "nodeClaim", nc.Name, "reason", reason, "instanceType", p.InstanceType,
 			"zone", p.Zone, "capacityType", p.CapacityType, "options", len(p.InstanceTypeOptions), "pods", len(p.Pods))
 		names = append(names, nc.Name)

@@ -2,7 +2,6 @@ package controller
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -11,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/snapshot"
 )
 
 // reconcileClaim moves a NodeClaim along its lifecycle: launch, registration, initialization,
@@ -22,7 +22,7 @@ func (c *Controller) reconcileClaim(ctx context.Context, name string) (time.Dura
 		return 0, nil
 	case nc.DeletionTimestamp != nil:
 		return c.terminateClaim(ctx, nc)
-	case launchFailed(nc):
+	case snapshot.LaunchFailed(nc):
 		return 0, nil // being deleted by failLaunch
 	case !claimLaunched(nc):
 		c.startLaunch(ctx, nc)
@@ -90,7 +90,7 @@ func (c *Controller) register(ctx context.Context, nc *api.NodeClaim, node *core
 // initialize marks the claim Initialized once the node is Ready and its startup and ephemeral
 // taints are gone: only then will pods land on it, and only then may consolidation judge it.
 func (c *Controller) initialize(ctx context.Context, nc *api.NodeClaim, node *corev1.Node) error {
-	if notInitialized(nc, node) != "" {
+	if snapshot.WaitingFor(node, nc.Spec.StartupTaints) != "" {
 		return nil // the node's next update brings us back
 	}
 	err := c.updateNode(ctx, node.Name, func(n *corev1.Node) bool {
@@ -114,20 +114,6 @@ func (c *Controller) initialize(ctx context.Context, nc *api.NodeClaim, node *co
 		c.log.Info("initialized", "nodeClaim", nc.Name, "node", node.Name)
 	}
 	return err
-}
-
-// notInitialized says what the node still waits for, or "" when it is initialized.
-func notInitialized(nc *api.NodeClaim, node *corev1.Node) string {
-	if !nodeReady(node) {
-		return "node is not Ready"
-	}
-	for _, t := range node.Spec.Taints {
-		startup := slices.ContainsFunc(nc.Spec.StartupTaints, func(s corev1.Taint) bool { return s.MatchTaint(&t) })
-		if startup || api.IsEphemeralTaint(t.Key) || t.Key == api.TaintKeyUnregistered {
-			return fmt.Sprintf("taint %s is still present", t.Key)
-		}
-	}
-	return ""
 }
 
 // ownerClaim makes the NodeClaim the Node's owner, as Karpenter does.

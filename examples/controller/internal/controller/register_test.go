@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/snapshot"
 )
 
 const testProviderID = "azure:///subscriptions/sub/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/aks-default-1"
@@ -146,7 +147,7 @@ func TestNotInitialized(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			assert.Equal(t, tt.want, notInitialized(nc, tt.node))
+			assert.Equal(t, tt.want, snapshot.WaitingFor(tt.node, nc.Spec.StartupTaints))
 		})
 	}
 }

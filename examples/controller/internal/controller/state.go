@@ -2,12 +2,15 @@ package controller
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/napkit/napkit/snapshot"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
 )
 
 // state is what the controller remembers between passes that the API does not hold. Losing it
@@ -110,6 +113,21 @@ func (s *state) isDisrupting(node string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.disrupting[node]
+}
+
+// memory is what a snapshot taken at now needs from the state: pod events, the nominations still
+// running and the nodes being disrupted, copied.
+func (s *state) memory(now time.Time) snapshot.Memory {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := snapshot.Memory{LastPodEvents: maps.Clone(s.lastPodEvent), Nominated: sets.New[string](),
+		Disrupting: sets.KeySet(s.disrupting)}
+	for name, until := range s.nominated {
+		if until.After(now) {
+			m.Nominated.Insert(name)
+		}
+	}
+	return m
 }
 
 // forgetPod drops what was remembered about a deleted pod.

@@ -1,0 +1,43 @@
+// Package snapshot turns the Kubernetes objects of a cluster (Nodes, Pods, NodeClaims, NodePools with
+// their catalogues, AKSNodeClasses, PodDisruptionBudgets, DaemonSets, volumes, namespaces, and
+// workloads expanded to pods) into the inputs of the planners: provisioner.Input and
+// consolidation.Input. It is the one derivation of a node's lifecycle (Registered, Initialized,
+// InitializedAt, LastPodEventAt, Deleting, Nominated), of bound and pending pods, and of the
+// NodeClaims still in flight, used by napkit's CLI, its example controller and any autoscaler built on
+// the library.
+//
+// Data flows one way:
+//
+//	manifest.Set ──Read──┐
+//	  (workloads ──WorkloadPods, at most MaxPods──► pods)
+//	informer caches ─────┴─► Objects ──Take(Options: Now, Memory, Strict)──► *Snapshot
+//	                                                                          │
+//	              Snapshot.ProvisionerInput() ──► provisioner.Solve           │
+//	              Snapshot.ConsolidationInput() ──► consolidation.Decide ◄────┘
+//
+// The rules, each Karpenter's reading where it has one:
+//   - A NodeClaim belongs to the Node with its provider ID, else the Node its status.nodeName names,
+//     else the Node of its own name.
+//   - Registered: the NodeClaim's Registered condition when the claim has status conditions (a
+//     controller writes them); otherwise the Node does not carry karpenter.sh/unregistered.
+//   - Initialized: likewise the NodeClaim's Initialized condition; otherwise the Node is Ready
+//     and carries none of the booting taints (api.IsEphemeralTaint, karpenter.sh/unregistered, the
+//     NodeClaim's or NodePool's startup taints). InitializedAt is when that condition (else Ready)
+//     last turned true.
+//   - LastPodEventAt: what the caller's Memory holds; else the NodeClaim's status.lastPodEventTime
+//     (left for consolidation to read); else the latest start of a bound pod after initialization.
+//   - Deleting: a deletion timestamp on the Node or its NodeClaim, the karpenter.sh/disrupted taint,
+//     or Memory.Disrupting.
+//   - Pending pods: unbound, not terminal, not being deleted, not nominated to a node, not a
+//     DaemonSet's or mirror pod; with Options.WaitForScheduler (a live cluster) only once
+//     kube-scheduler has marked them Unschedulable.
+//   - In flight: NodeClaims that are not being deleted, did not fail to launch (Launched False) and
+//     whose Node has not registered, with a NodePool of the snapshot and an instance type of its
+//     catalogue (the instance-type label, else the first of its requirement).
+//
+// What does not fit (a pod bound to a Node the objects lack, a node of a NodePool they lack, a
+// NodeClaim without pool or type) is an Issue: Take returns the first as an error under
+// Options.Strict (manifests, where it is a mistake), and lists them all in Snapshot.Issues otherwise
+// (a controller's caches, where objects arrive in any order). The package does no I/O and keeps no
+// state: the same objects and options give the same inputs.
+package snapshot

@@ -1,0 +1,95 @@
+package snapshot
+
+import (
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// bindPods sorts the pods into bound (by node name) and pending, and reports pods bound to a Node
+// the objects lack, one Issue per such Node, sorted by its name.
+func (t *taker) bindPods() {
+	t.bound = map[string][]*corev1.Pod{}
+	for _, pod := range t.objects.Pods {
+		switch {
+		case pod.Spec.NodeName != "":
+			t.bound[pod.Spec.NodeName] = append(t.bound[pod.Spec.NodeName], pod)
+		case Pending(pod, t.opts.WaitForScheduler):
+			t.Pending = append(t.Pending, pod)
+		}
+	}
+	known := make(map[string]bool, len(t.objects.Nodes))
+	for _, n := range t.objects.Nodes {
+		known[n.Name] = true
+	}
+	var missing []string
+	for name := range t.bound {
+		if !known[name] {
+			missing = append(missing, name)
+		}
+	}
+	slices.Sort(missing)
+	for _, name := range missing {
+		pod := t.bound[name][0]
+		t.issue(&Issue{Object: fmt.Sprintf("Pod %s/%s", pod.Namespace, pod.Name), Field: "spec.nodeName",
+			Reason: fmt.Sprintf("no Node %q", name)})
+	}
+}
+
+// Pending reports whether pod waits for a node: unbound, not nominated to a node, not being deleted,
+// not finished, and neither a DaemonSet's pod (the DaemonSet controller places those) nor a mirror
+// pod. With waitForScheduler, only once kube-scheduler has marked it Unschedulable.
+func Pending(pod *corev1.Pod, waitForScheduler bool) bool {
+	if pod.Spec.NodeName != "" || pod.Status.NominatedNodeName != "" || pod.DeletionTimestamp != nil ||
+		Terminal(pod) || DaemonPod(pod) || MirrorPod(pod) {
+		return false
+	}
+	if !waitForScheduler {
+		return true
+	}
+	for _, cond := range pod.Status.Conditions {
+		if cond.Type == corev1.PodScheduled {
+			return cond.Status == corev1.ConditionFalse && cond.Reason == corev1.PodReasonUnschedulable
+		}
+	}
+	return false
+}
+
+// Terminal reports whether the pod has finished.
+func Terminal(pod *corev1.Pod) bool {
+	return pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed
+}
+
+// DaemonPod reports whether a DaemonSet controls the pod.
+func DaemonPod(pod *corev1.Pod) bool {
+	ref := metav1.GetControllerOf(pod)
+	return ref != nil && ref.Kind == "DaemonSet"
+}
+
+// MirrorPod reports whether the pod is the API mirror of a static pod.
+func MirrorPod(pod *corev1.Pod) bool {
+	_, ok := pod.Annotations[corev1.MirrorPodAnnotationKey]
+	return ok
+}
+
+// Reschedulable are the pods of nodes being deleted, as if pending (spec.nodeName cleared, on
+// copies): what the provisioner must find a new home for while the drain runs. Pods being deleted,
+// finished, DaemonSet and mirror pods stay behind.
+func (s *Snapshot) Reschedulable() []*corev1.Pod {
+	var out []*corev1.Pod
+	for _, n := range s.Nodes {
+		if n.Node.Node.DeletionTimestamp == nil {
+			continue
+		}
+		for _, pod := range n.Pods {
+			if pod.DeletionTimestamp == nil && !Terminal(pod) && !DaemonPod(pod) && !MirrorPod(pod) {
+				moved := pod.DeepCopy()
+				moved.Spec.NodeName = ""
+				out = append(out, moved)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,140 @@
+package snapshot
+
+import (
+	"errors"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/napkit/napkit/manifest"
+	"github.com/napkit/napkit/provisioner"
+)
+
+// ReadOptions configure Read.
+type ReadOptions struct {
+	// MaxPods bounds the pods workloads expand to, in all; 0 means DefaultMaxPods.
+	MaxPods int64
+}
+
+// Read turns a decoded manifest set into Objects: its NodeClaims and AKSNodeClasses, pools (the
+// caller pairs each NodePool with its catalogue), and the kept objects it knows: Pods, Deployments,
+// ReplicaSets, StatefulSets and Jobs (expanded to their pods, within opts.MaxPods, before any pod is
+// made), DaemonSets, Nodes, PersistentVolumeClaims, PersistentVolumes, PodDisruptionBudgets and
+// Namespaces. Other kinds are skipped. A pod or PodDisruptionBudget without a namespace is in
+// "default". Objects are decoded strictly (manifest.Object.Decode); errors name the object's
+// position, kind and name, the field and the value.
+func Read(set *manifest.Set, pools []provisioner.NodePoolInput, opts ReadOptions) (Objects, error) {
+	out := Objects{NodeClaims: set.NodeClaims, NodeClasses: set.NodeClasses, NodePools: pools}
+	budget := &Budget{Max: opts.MaxPods}
+	var podsInOrder [][]*corev1.Pod // per object, so workloads' pods keep the manifest order
+	var workloads []pendingWorkload
+	for _, obj := range set.Objects {
+		pods, w, err := out.add(obj, budget)
+		if err != nil {
+			return Objects{}, objectErr(obj, err)
+		}
+		if w != nil {
+			workloads = append(workloads, pendingWorkload{slot: len(podsInOrder), w: *w})
+		}
+		podsInOrder = append(podsInOrder, pods)
+	}
+	for _, pw := range workloads { // every workload fits the budget: now make the pods
+		podsInOrder[pw.slot] = pw.w.Pods()
+	}
+	for _, pods := range podsInOrder {
+		for _, pod := range pods {
+			if pod.Namespace == "" {
+				pod.Namespace = metav1.NamespaceDefault
+			}
+			out.Pods = append(out.Pods, pod)
+		}
+	}
+	return out, nil
+}
+
+type pendingWorkload struct {
+	slot int
+	w    Workload
+}
+
+// add decodes one object into o; a Pod is returned, a workload is counted against budget and
+// returned for later expansion.
+func (o *Objects) add(obj manifest.Object, budget *Budget) ([]*corev1.Pod, *Workload, error) {
+	switch obj.Kind.Kind {
+	case "Pod":
+		pod := &corev1.Pod{}
+		if err := obj.Decode(pod); err != nil {
+			return nil, nil, err
+		}
+		return []*corev1.Pod{pod}, nil, nil
+	case "Deployment", "ReplicaSet", "StatefulSet", "Job":
+		w, err := readWorkload(obj)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := budget.Spend(w); err != nil {
+			return nil, nil, err
+		}
+		return nil, &w, nil
+	case "DaemonSet":
+		return nil, nil, decodeInto(obj, &o.DaemonSets)
+	case "Node":
+		return nil, nil, decodeInto(obj, &o.Nodes)
+	case "PersistentVolumeClaim":
+		return nil, nil, decodeInto(obj, &o.PersistentVolumeClaims)
+	case "PersistentVolume":
+		return nil, nil, decodeInto(obj, &o.PersistentVolumes)
+	case "Namespace":
+		return nil, nil, decodeInto(obj, &o.Namespaces)
+	case "PodDisruptionBudget":
+		if err := decodeInto(obj, &o.PodDisruptionBudgets); err != nil {
+			return nil, nil, err
+		}
+		if pdb := o.PodDisruptionBudgets[len(o.PodDisruptionBudgets)-1]; pdb.Namespace == "" {
+			pdb.Namespace = metav1.NamespaceDefault
+		}
+	}
+	return nil, nil, nil
+}
+
+// readWorkload decodes a workload kind and reads its count.
+func readWorkload(obj manifest.Object) (Workload, error) {
+	var typed runtime.Object
+	switch obj.Kind.Kind {
+	case "Deployment":
+		typed = &appsv1.Deployment{}
+	case "ReplicaSet":
+		typed = &appsv1.ReplicaSet{}
+	case "StatefulSet":
+		typed = &appsv1.StatefulSet{}
+	default:
+		typed = &batchv1.Job{}
+	}
+	if err := obj.Decode(typed); err != nil {
+		return Workload{}, err
+	}
+	return WorkloadOf(typed)
+}
+
+// objectErr names the object an error is about, unless the error (from manifest.Object.Decode,
+// which is strict) already does.
+func objectErr(obj manifest.Object, err error) error {
+	var de *manifest.DocumentError
+	if errors.As(err, &de) {
+		return err
+	}
+	return fmt.Errorf("%s %s %q: %w", obj.Position, obj.Kind.Kind, obj.Name, err)
+}
+
+func decodeInto[T any](obj manifest.Object, into *[]*T) error {
+	v := new(T)
+	if err := obj.Decode(v); err != nil {
+		return err
+	}
+	*into = append(*into, v)
+	return nil
+}
