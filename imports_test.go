@@ -64,7 +64,7 @@ var layers = []struct {
 		"imagefamily/bootstrap", "imagefamily/internal/kubever", "kubeversion", "nodeclassstatus", "quota", "repair"}},
 	{"snapshot", []string{"snapshot"}},
 	{"actions", []string{"launch"}},
-	{"azure", []string{"instancetype/azuresku", "launch/azure", "launch/azuresim"}},
+	{"azure", []string{"instancetype/azuresku", "launch/azure", "launch/azuresim", "launch/discovery"}},
 	{"root", []string{""}},
 }
 
