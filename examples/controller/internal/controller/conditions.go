@@ -40,7 +40,6 @@ func setCondition(nc *api.NodeClaim, kind string, status metav1.ConditionStatus,
 	return changed
 }
 
-
 func hasTaint(taints []corev1.Taint, key string) bool {
 	return slices.ContainsFunc(taints, func(t corev1.Taint) bool { return t.Key == key })
 }
