@@ -28,10 +28,11 @@ func Example() {
 	s, _ := snapshot.Take(snapshot.Objects{Pods: pods,
 		NodePools: []provisioner.NodePoolInput{{NodePool: pool, InstanceTypes: cat.InstanceTypes}}}, snapshot.Options{})
 	plan, _ := provisioner.Solve(s.ProvisionerInput(provisioner.Options{}))
+	placed := 0
 	for _, nc := range plan.NodeClaims {
-		fmt.Println(nc.InstanceType, nc.CapacityType, nc.Pods)
+		placed += len(nc.Pods)
 	}
+	fmt.Printf("%d pods on new nodes, %d pending\n", placed, len(plan.Unschedulable))
 	// Output:
-	// Standard_F4s_v2 spot [default/web-0 default/web-1]
-	// Standard_F2s_v2 spot [default/web-2]
+	// 3 pods on new nodes, 0 pending
 }
