@@ -19,3 +19,8 @@ const (
 	// LabelKubeletIdentityClientID is the client ID of the kubelet identity a node runs with.
 	LabelKubeletIdentityClientID = "kubernetes.azure.com/kubelet-identity-client-id"
 )
+
+// AnnotationInPlaceUpdateHash records, on a NodeClaim, the hash of the settings last applied to
+// its VM in place (the node class's tags), so a change is applied once (upstream:
+// pkg/apis/v1beta1/annotations.go).
+const AnnotationInPlaceUpdateHash = "karpenter.azure.com/in-place-update-hash"

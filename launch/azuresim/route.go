@@ -117,9 +117,11 @@ func (s *Sim) routeResource(c *call, method string, seg, lower []string) (Op, bo
 	var ops map[string]Op
 	switch kind {
 	case "microsoft.compute/virtualmachines":
-		ops = map[string]Op{"LIST": OpVMList, http.MethodGet: OpVMGet, http.MethodPut: OpVMPut, http.MethodDelete: OpVMDelete}
+		ops = map[string]Op{"LIST": OpVMList, http.MethodGet: OpVMGet, http.MethodPut: OpVMPut, http.MethodDelete: OpVMDelete,
+			http.MethodPatch: OpVMPatch}
 	case "microsoft.network/networkinterfaces":
-		ops = map[string]Op{"LIST": OpNICList, http.MethodGet: OpNICGet, http.MethodPut: OpNICPut, http.MethodDelete: OpNICDelete}
+		ops = map[string]Op{"LIST": OpNICList, http.MethodGet: OpNICGet, http.MethodPut: OpNICPut, http.MethodDelete: OpNICDelete,
+			http.MethodPatch: OpNICPatch}
 	case "microsoft.network/loadbalancers":
 		ops = map[string]Op{"LIST": OpLBList, http.MethodGet: OpLBGet}
 	case "microsoft.network/networksecuritygroups":

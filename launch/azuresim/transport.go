@@ -135,6 +135,10 @@ func (s *Sim) dispatchMore(c call, f Fault, faulted bool) reply {
 		return s.getMachine(c)
 	case OpMachineList:
 		return s.listMachines(c)
+	case OpVMPatch:
+		return s.patchVM(c)
+	case OpNICPatch:
+		return s.patchNIC(c)
 	case OpImageVersionList:
 		return s.listImageVersions(c)
 	case OpUsageList:

@@ -322,3 +322,39 @@ func TestNotReadyNodeIsRepaired(t *testing.T) {
 		assert.NoError(t, err, "healthy node %s kept", name)
 	}
 }
+
+// TestTagChangeUpdatesInPlace: a tag added to the AKSNodeClass reaches every VM and NIC by a PATCH
+// of their tags; tags are not in the static hash, so no node drifts or is replaced.
+func TestTagChangeUpdatesInPlace(t *testing.T) {
+	s, _ := upkeepStack(t, nil)
+	old := nodeNames(t, s)
+	patch := []byte(`{"spec":{"tags":{"team":"payments"}}}`)
+	_, err := s.c.dyn.Resource(nodeClassGVR).Patch(t.Context(), "default", types.MergePatchType, patch, metav1.PatchOptions{})
+	require.NoError(t, err)
+	waitUntil(t, 30*time.Second, "every VM and NIC tagged team=payments", func(ctx context.Context) error {
+		for _, name := range old {
+			for _, op := range []azuresim.Op{azuresim.OpVMPatch, azuresim.OpNICPatch} {
+				patches := s.sim.RequestsFor(op, name)
+				if len(patches) == 0 || !strings.Contains(string(patches[len(patches)-1].Body), `"team":"payments"`) {
+					return fmt.Errorf("%s %s not patched", op, name)
+				}
+			}
+		}
+		return nil
+	})
+	holdFor(t, 5*time.Second, "the same nodes, none drifted", func(ctx context.Context) error {
+		claims, err := s.c.nodeClaims(ctx)
+		if err != nil {
+			return err
+		}
+		for _, nc := range claims {
+			if conditionTrue(nc, api.ConditionDrifted) {
+				return fmt.Errorf("NodeClaim %s drifted", nc.Name)
+			}
+		}
+		if now := nodeNames(t, s); len(now) != len(old) {
+			return fmt.Errorf("nodes %v, were %v", now, old)
+		}
+		return nil
+	})
+}

@@ -50,6 +50,7 @@ func (c *Controller) updateNodeClasses(ctx context.Context) {
 			c.log.Error("updating AKSNodeClass status failed", "nodeClass", class.Name, "error", err)
 		}
 	}
+	c.updateTagsInPlace(ctx)
 }
 
 func (c *Controller) updateNodeClass(ctx context.Context, class *api.AKSNodeClass, version string, window nodeclassstatus.Window) error {
