@@ -36,6 +36,8 @@ type RetailPrice struct {
 	SkuName     string  `json:"skuName"`
 	MeterName   string  `json:"meterName"`
 	Region      string  `json:"armRegionName"`
+	// UnitOfMeasure is "1 Hour" for VMs, "1/Month" for disk tiers.
+	UnitOfMeasure string `json:"unitOfMeasure"`
 }
 
 // lists is what the read-only lists serve; guarded by Sim.mu.
@@ -133,9 +135,11 @@ func (s *Sim) listUsages(c call) reply {
 }
 
 // retailPrices answers a Retail Prices API page: the items of the $filter's region (all when the
-// filter names none), $skip paged.
+// filter names none), managed-disk items for a filter on Managed Disks products and VM items
+// otherwise, $skip paged.
 func (s *Sim) retailPrices(c call) reply {
 	region := ""
+	disks := strings.Contains(c.query.Get("$filter"), "Managed Disks")
 	if f := c.query.Get("$filter"); f != "" {
 		if i := strings.Index(f, "armRegionName eq '"); i >= 0 {
 			rest := f[i+len("armRegionName eq '"):]
@@ -144,7 +148,7 @@ func (s *Sim) retailPrices(c call) reply {
 	}
 	var items []RetailPrice
 	for _, it := range s.lists.prices {
-		if region == "" || strings.EqualFold(it.Region, region) {
+		if (region == "" || strings.EqualFold(it.Region, region)) && strings.Contains(it.ProductName, "Managed Disks") == disks {
 			items = append(items, it)
 		}
 	}

@@ -25,6 +25,8 @@ func TestRetailPrices(t *testing.T) {
 		item("Standard_D2s_v5", "D2s v5 Spot", "Virtual Machines Dsv5 Series", 0.1),
 		item("Standard_D2s_v5", "D2s v5", "Virtual Machines Dsv5 Series Windows", 0.9),
 		item("Standard_D4s_v5", "D4s v5", "Virtual Machines Dsv5 Series", 1.0),
+		{RetailPrice: 19.71, ProductName: "Premium SSD Managed Disks", SkuName: "P10 LRS", MeterName: "P10 LRS Disk",
+			UnitOfMeasure: "1/Month", Region: "eastus"},
 		{ArmSKUName: "Standard_D2s_v5", RetailPrice: 0.01, ProductName: "Virtual Machines Dsv5 Series", SkuName: "D2s v5", Region: "westus2"},
 	})
 	client, err := pricing.NewClient(pricing.ClientOptions{HTTPClient: sim.HTTPClient()})
@@ -44,7 +46,7 @@ func TestRetailPrices(t *testing.T) {
 	require.True(t, ok)
 	assert.False(t, d4.SpotKnown, "no spot meter, no spot price")
 	assert.Equal(t, clock, p.LastUpdated())
-	assert.Len(t, sim.RequestsFor(azuresim.OpRetailPrices, ""), 2, "two pages")
+	assert.Len(t, sim.RequestsFor(azuresim.OpRetailPrices, ""), 3, "two pages of VM prices, one of disk prices")
 
 	for name, fault := range map[string]func(){
 		"throttled": func() {
