@@ -19,6 +19,7 @@ type catalogueFlags struct {
 	nodeClass string
 	catalog   string
 	prices    string
+	pricesURL string
 	network   api.ClusterNetwork
 }
 
@@ -26,7 +27,8 @@ func (c *catalogueFlags) register(fs *flag.FlagSet) {
 	c.network = api.DefaultClusterNetwork()
 	fs.StringVar(&c.region, "region", "eastus", "Azure region")
 	fs.StringVar(&c.catalog, "catalog", "", "ARM Resource SKU list JSON (default: the embedded catalogue of --region)")
-	fs.StringVar(&c.prices, "prices", "", "price CSV: region,sku,on_demand_usd_per_hour[,spot_usd_per_hour] or sku,on_demand_usd_per_hour (default: the embedded snapshot)")
+	fs.StringVar(&c.prices, "prices", "", "live: fetch the region's prices from the Azure Retail Prices API now; or a price CSV: region,sku,on_demand_usd_per_hour[,spot_usd_per_hour] or sku,on_demand_usd_per_hour (default: the embedded snapshot)")
+	fs.StringVar(&c.pricesURL, "prices-url", pricing.DefaultBaseURL, "--prices live: the Retail Prices API endpoint")
 	fs.StringVar(&c.network.Plugin, "network-plugin", c.network.Plugin, "cluster network plugin: azure or none")
 	fs.StringVar(&c.network.PluginMode, "network-plugin-mode", c.network.PluginMode, `cluster network plugin mode: overlay or "" (node subnet)`)
 	fs.StringVar(&c.network.Dataplane, "network-dataplane", c.network.Dataplane, "cluster network dataplane: cilium or azure")
@@ -35,7 +37,8 @@ func (c *catalogueFlags) register(fs *flag.FlagSet) {
 // catalogue is what loadCatalogue returns: the built catalogue and the notes worth telling the user.
 type catalogue struct {
 	*instancetype.Catalogue
-	notes []string
+	notes  []string
+	prices pricing.RegionPrices
 }
 
 // registerNodeClass adds --nodeclass, for the command that builds a catalogue without a NodePool;
@@ -79,7 +82,7 @@ func (c *catalogueFlags) loadFor(nodeClass *api.AKSNodeClass) (*catalogue, error
 	if err != nil {
 		return nil, err
 	}
-	return &catalogue{Catalogue: built, notes: notes}, nil
+	return &catalogue{Catalogue: built, notes: notes, prices: prices}, nil
 }
 
 func (c *catalogueFlags) loadNodeClass(stdin io.Reader, stderr io.Writer) (*api.AKSNodeClass, error) {
@@ -122,9 +125,12 @@ func (c *catalogueFlags) loadSKUs() (*instancetype.SKUList, error) {
 func (c *catalogueFlags) loadPrices() (pricing.RegionPrices, []string, error) {
 	var snapshot *pricing.Snapshot
 	var err error
-	if c.prices == "" {
+	switch c.prices {
+	case "":
 		snapshot, err = pricing.DefaultSnapshot()
-	} else {
+	case "live":
+		snapshot, err = livePrices(c.pricesURL, c.region)
+	default:
 		snapshot, err = readPrices(c.prices, c.region)
 	}
 	if err != nil {
@@ -171,7 +177,10 @@ func runInstanceTypes(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	for _, note := range built.notes {
 		fmt.Fprintln(stderr, "note:", note)
 	}
-	view := newInstanceTypesView(built.Catalogue)
+	view := newInstanceTypesView(built.Catalogue, func(sku string) bool {
+		p, ok := built.prices.Lookup(sku)
+		return ok && p.SpotKnown
+	})
 	if output.value == "table" {
 		return writeInstanceTypesTable(stdout, view)
 	}

@@ -58,6 +58,9 @@ type offeringView struct {
 	VMPricePerHour   float64 `json:"vmPricePerHour"`
 	DiskPricePerHour float64 `json:"diskPricePerHour"`
 	Available        bool    `json:"available"`
+	// SpotPriceKnown is set on spot offerings: false means no spot price is known and the
+	// offering is priced at on-demand, so it is never chosen as cheaper.
+	SpotPriceKnown *bool `json:"spotPriceKnown,omitempty"`
 }
 
 type excludedView struct {
@@ -65,7 +68,8 @@ type excludedView struct {
 	Reason string `json:"reason"`
 }
 
-func newInstanceTypesView(c *instancetype.Catalogue) instanceTypesView {
+// newInstanceTypesView builds the view; spotKnown says whether a size has a spot price (nil: all do).
+func newInstanceTypesView(c *instancetype.Catalogue, spotKnown func(sku string) bool) instanceTypesView {
 	view := instanceTypesView{
 		Region:        c.Region,
 		InstanceTypes: make([]instanceTypeView, 0, len(c.InstanceTypes)),
@@ -73,7 +77,7 @@ func newInstanceTypesView(c *instancetype.Catalogue) instanceTypesView {
 		Notes:         c.Notes,
 	}
 	for _, it := range c.InstanceTypes {
-		view.InstanceTypes = append(view.InstanceTypes, newInstanceTypeView(it))
+		view.InstanceTypes = append(view.InstanceTypes, newInstanceTypeView(it, spotKnown))
 	}
 	for _, ex := range c.Excluded {
 		view.Excluded = append(view.Excluded, excludedView{Name: ex.Name, Reason: ex.Reason})
@@ -81,11 +85,16 @@ func newInstanceTypesView(c *instancetype.Catalogue) instanceTypesView {
 	return view
 }
 
-func newInstanceTypeView(it *instancetype.InstanceType) instanceTypeView {
+func newInstanceTypeView(it *instancetype.InstanceType, spotKnown func(sku string) bool) instanceTypeView {
 	offerings := make([]offeringView, 0, len(it.Offerings))
 	for _, o := range it.Offerings {
-		offerings = append(offerings, offeringView{Zone: o.Zone, CapacityType: o.CapacityType, PricePerHour: o.Price,
-			VMPricePerHour: o.VMPrice, DiskPricePerHour: o.DiskPrice, Available: o.Available})
+		ov := offeringView{Zone: o.Zone, CapacityType: o.CapacityType, PricePerHour: o.Price,
+			VMPricePerHour: o.VMPrice, DiskPricePerHour: o.DiskPrice, Available: o.Available}
+		if o.CapacityType == api.CapacityTypeSpot {
+			known := spotKnown == nil || spotKnown(it.Name)
+			ov.SpotPriceKnown = &known
+		}
+		offerings = append(offerings, ov)
 	}
 	disk := it.EphemeralOSDisk
 	return instanceTypeView{
@@ -129,13 +138,17 @@ func writeInstanceTypesTable(w io.Writer, view instanceTypesView) error {
 			it.Name, it.Labels[api.LabelArch], it.Capacity["cpu"], mebibytes(it.Capacity["memory"]),
 			it.Allocatable["cpu"], mebibytes(it.Allocatable["memory"]), it.Capacity["pods"],
 			zones(it.Offerings), osDiskColumn(it.OSDisk), cheapest(it.Offerings, api.CapacityTypeOnDemand),
-			cheapest(it.Offerings, api.CapacityTypeSpot))
+			spotColumn(it.Offerings))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "\n%d instance types in %s, %d excluded (-o json lists the reasons); prices are VM + managed OS disk\n",
 		len(view.InstanceTypes), view.Region, len(view.Excluded))
+	if unknownSpot(view) > 0 && err == nil {
+		_, err = fmt.Fprintf(w, "note: %d sizes have no known spot price (SPOT marked \"= on-demand\"): their spot offerings are priced at on-demand, never cheaper\n",
+			unknownSpot(view))
+	}
 	for _, note := range view.Notes {
 		if err == nil {
 			_, err = fmt.Fprintf(w, "note: %s\n", note)
@@ -193,4 +206,30 @@ func cheapest(offerings []offeringView, capacityType string) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.4f", best)
+}
+
+// spotColumn is the cheapest available spot price, marked "= on-demand" when the size has no known
+// spot price and is priced at on-demand.
+func spotColumn(offerings []offeringView) string {
+	s := cheapest(offerings, api.CapacityTypeSpot)
+	for _, o := range offerings {
+		if o.SpotPriceKnown != nil && !*o.SpotPriceKnown && s != "-" {
+			return s + " = on-demand"
+		}
+	}
+	return s
+}
+
+// unknownSpot counts the sizes offered as spot without a known spot price.
+func unknownSpot(view instanceTypesView) int {
+	n := 0
+	for _, it := range view.InstanceTypes {
+		for _, o := range it.Offerings {
+			if o.SpotPriceKnown != nil && !*o.SpotPriceKnown {
+				n++
+				break
+			}
+		}
+	}
+	return n
 }
