@@ -3,6 +3,7 @@ package provisioner
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -234,15 +235,31 @@ func resourceLabel(name corev1.ResourceName) string {
 	return string(name)
 }
 
-// formatQty renders a resource amount as Kubernetes would.
+// formatQty renders a resource amount for people, as kubectl shows requests and capacity: CPU in
+// whole cores ("1000", not resource.Quantity's "1k") or millicores ("1500m"); memory and ephemeral
+// storage with the largest binary suffix that is exact ("16Gi", "512Mi"), else rounded to whole Mi
+// ("15155Mi" for 15,891,378,995 bytes, not the raw bytes); other resources as plain counts.
 func formatQty(name corev1.ResourceName, v int64) string {
 	switch name {
 	case corev1.ResourceCPU:
-		return resource.NewMilliQuantity(v, resource.DecimalSI).String()
+		if v%1000 == 0 {
+			return strconv.FormatInt(v/1000, 10)
+		}
+		return strconv.FormatInt(v, 10) + "m"
 	case corev1.ResourceMemory, corev1.ResourceEphemeralStorage:
-		return resource.NewQuantity(v, resource.BinarySI).String()
+		return formatBytes(v)
 	}
-	return resource.NewQuantity(v, resource.DecimalSI).String()
+	return strconv.FormatInt(v, 10)
+}
+
+// formatBytes is formatQty for byte amounts: a whole number of Mi (rounded) prints with
+// resource.Quantity's exact binary suffix; below 1Mi the exact amount does.
+func formatBytes(v int64) string {
+	const mi = 1 << 20
+	if v >= mi {
+		v = (v + mi/2) / mi * mi
+	}
+	return resource.NewQuantity(v, resource.BinarySI).String()
 }
 
 // explainLimits reports the limit that blocks the cheapest type that fits, when every one is
