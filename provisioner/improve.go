@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"time"
 )
 
-// improve is the local search after packing, within the time budget (checked between moves, so
-// inputs that finish inside it get the same plan every time). It only moves free pods, which no
-// topology constraint depends on once every pod is placed:
+// improve is the local search after packing, within Options.ImproveBudget units of work (pods taken
+// off a NodeClaim in a trial, counted whether the trial is kept or undone; checked between trials).
+// The budget counts work, not time, so the same input gives the same plan on any machine, however
+// loaded. It only moves free pods, which no topology constraint depends on once every pod is placed:
 //
 //   - evacuate: move a NodeClaim's free pods into room other bins have (existing nodes first), when
 //     the price the receivers grow by is less than what the NodeClaim saves (all of its price when
@@ -18,13 +18,23 @@ import (
 //     cheaper.
 //
 // Downsizing each NodeClaim to the cheapest type that fits is finalize's job.
-func (e *engine) improve(deadline time.Time) {
-	if e.opts.TimeBudget < 0 || e.baseline {
+func (e *engine) improve() {
+	if e.opts.ImproveBudget < 0 || e.baseline {
 		return
 	}
-	e.eliminate(deadline)
-	e.mergePairs(deadline)
+	b := &workBudget{left: e.opts.ImproveBudget}
+	e.eliminate(b)
+	e.mergePairs(b)
 }
+
+// workBudget is what is left of Options.ImproveBudget in one improvement phase.
+type workBudget struct{ left int }
+
+// spent reports whether the budget is used up.
+func (w *workBudget) spent() bool { return w.left <= 0 }
+
+// charge takes n units of work (at least one per trial, so even empty trials end the phase).
+func (w *workBudget) charge(n int) { w.left -= max(n, 1) }
 
 // fitPrice is the price of the cheapest type a NodeClaim's pods fit in (0 when empty).
 func (e *engine) fitPrice(b *bin) float64 {
@@ -100,12 +110,13 @@ func utilization(b *bin) float64 {
 	return u
 }
 
-func (e *engine) eliminate(deadline time.Time) {
+func (e *engine) eliminate(budget *workBudget) {
 	for _, b := range e.improvable(hasFree) {
-		if time.Now().After(deadline) {
+		if budget.spent() {
 			return
 		}
 		if hasFree(b) {
+			budget.charge(len(b.pods))
 			e.tryEvacuate(b)
 		}
 	}
@@ -189,17 +200,18 @@ const mergeCandidates = 64
 
 // mergePairs tries, among the least utilized free-only NodeClaims, to merge pairs of one pool into
 // a single NodeClaim of the cheapest type that fits both, when that is cheaper than the two.
-func (e *engine) mergePairs(deadline time.Time) {
+func (e *engine) mergePairs(budget *workBudget) {
 	cands := e.improvable(freeOnly)
 	if len(cands) > mergeCandidates {
 		cands = cands[:mergeCandidates]
 	}
 	for i, a := range cands {
 		for _, b := range cands[i+1:] {
-			if time.Now().After(deadline) {
+			if budget.spent() {
 				return
 			}
 			if !a.dead && !b.dead && a.pool == b.pool && freeOnly(a) && freeOnly(b) {
+				budget.charge(len(b.pods))
 				e.tryMerge(a, b)
 			}
 		}

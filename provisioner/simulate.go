@@ -125,7 +125,7 @@ func (s *Simulator) Evacuate(req EvacuateRequest) (*Plan, error) {
 func (s *Simulator) run(q *question, start time.Time) *Plan {
 	e := s.eng
 	e.pack()
-	e.improve(start.Add(s.opts.TimeBudget))
+	e.improve()
 	chs := e.finalize()
 	plan := s.render(q, chs)
 	if s.opts.DisableBaseline {

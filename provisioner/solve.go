@@ -29,7 +29,7 @@ func Solve(in Input) (*Plan, error) {
 	}
 	snap := main.takeSnapshot()
 	main.pack()
-	main.improve(start.Add(opts.TimeBudget))
+	main.improve()
 	chs := main.finalize()
 	plan := main.plan(chs)
 	plan.Cost.LowerBoundPerHour = floorPrice(main.lowerBound())
