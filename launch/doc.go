@@ -7,18 +7,24 @@
 // in-memory Azure Resource Manager its tests and the example controller run
 // against.
 //
-// Data flows one way:
+// Data flows one way, and every caller (the example controller, `napkit
+// bootstrap`, a library user) goes this one way:
 //
-//	planner instance types ─CandidatesFrom─► []Candidate ┐
-//	imagefamily input ───────────────────────────────────┼─RequestFor─► *Request ─► Launcher.Create ─► *Instance
-//	                                                     │                 (Choose an offering; BootstrapFor
-//	UnavailableOfferings (what failed recently) ─────────┘                  renders its bootstrap)
+//	NodeClaim + AKSNodeClass ──┐
+//	node class's Catalogue ────┼─RequestFor─► *Request ─► Launcher.Create ─► *Instance
+//	ClusterSettings ───────────┘                 (one offering loop: Choose an offering,
+//	UnavailableOfferings (what failed recently) ─► BootstrapFor renders its bootstrap)
 //
-// [RequestFor] builds a [Request] from the planner's instance types and an
-// imagefamily input; its [BootstrapFunc] runs imagefamily.Generate for the
-// offering the launcher picks, since the image, kubelet reservations and node
-// labels depend on the size, zone and capacity type. [Request.ValidateFor]
-// checks a request for a launcher's mode without quoting a secret.
+// [RequestFor] picks the claim's instance types from the catalogue and keeps
+// the offerings its zone and capacity-type requirements allow; it takes the
+// OS disk, subnet, tags, encryption at host and trusted launch from the node
+// class, Ultra SSD from the claim, identities and the disk encryption set from
+// the cluster settings, and the NIC's pod IP configurations from the cluster
+// network ([PodIPConfigurations]). Its [BootstrapFunc] runs
+// imagefamily.Generate for the offering the launcher picks, since the image,
+// kubelet reservations and node labels depend on the size, zone and capacity
+// type. [Request.ValidateFor] checks a request for a launcher's mode without
+// quoting a secret.
 //
 // A launch picks one offering (instance type, zone, capacity type) from the
 // request's [Candidate] list with [Choose]: cheapest available first, spot
