@@ -19,6 +19,9 @@ type LocalDNSStateInput struct {
 	NodeClass         *api.AKSNodeClass
 	KubernetesVersion string
 	Network           api.ClusterNetwork
+	// ClusterChecked says the caller read the two cluster facts below; when false, Preferred's
+	// cluster gates count as failed, so Preferred resolves to Disabled (unless already Enabled).
+	ClusterChecked bool
 	// ConflictingNetworkPolicies is true when a NetworkPolicy other than AKS's konnectivity-agent one
 	// exists (or a Cilium/Calico policy when the cluster runs that policy engine).
 	ConflictingNetworkPolicies bool
@@ -29,7 +32,8 @@ type LocalDNSStateInput struct {
 // ResolveLocalDNSState returns the status.localDNSState an AKSNodeClass should record: Enabled for
 // mode Required, Disabled without spec.localDNS or for mode Disabled, and for Preferred Enabled only if
 // it was already Enabled (the decision sticks) or every gate passes: Kubernetes at least the
-// threshold, a CNI other than "none", no conflicting network policy and no node-local-dns DaemonSet.
+// threshold, a CNI other than "none", and (ClusterChecked) no conflicting network policy and no
+// node-local-dns DaemonSet.
 // An unparseable Kubernetes version resolves Preferred to Disabled.
 func ResolveLocalDNSState(in LocalDNSStateInput) string {
 	nc := in.NodeClass
@@ -52,6 +56,6 @@ func preferredGatesPass(in LocalDNSStateInput) bool {
 	if err != nil || !v.AtLeast(1, localDNSPreferredMinor) {
 		return false
 	}
-	return !strings.EqualFold(in.Network.Plugin, api.NetworkPluginNone) &&
+	return !strings.EqualFold(in.Network.Plugin, api.NetworkPluginNone) && in.ClusterChecked &&
 		!in.ConflictingNetworkPolicies && !in.NodeLocalDNSDaemonSet
 }

@@ -47,6 +47,12 @@ type Input struct {
 	Window Window
 	// Now stamps condition transitions and is compared with the window.
 	Now time.Time
+	// Network is the cluster's network; with LocalDNSClusterChecked, ConflictingNetworkPolicies and
+	// NodeLocalDNSDaemonSet it resolves status.localDNSState (imagefamily.ResolveLocalDNSState).
+	Network                    api.ClusterNetwork
+	LocalDNSClusterChecked     bool
+	ConflictingNetworkPolicies bool
+	NodeLocalDNSDaemonSet      bool
 }
 
 // Output is the computed status.
@@ -86,6 +92,16 @@ func Compute(in Input) (Output, error) {
 		meta.SetStatusCondition(&status.Conditions, c)
 	}
 	set(ConditionKubernetesVersionReady, true, "", "")
+	state := imagefamily.ResolveLocalDNSState(imagefamily.LocalDNSStateInput{NodeClass: in.Class, KubernetesVersion: version,
+		Network: in.Network, ClusterChecked: in.LocalDNSClusterChecked,
+		ConflictingNetworkPolicies: in.ConflictingNetworkPolicies, NodeLocalDNSDaemonSet: in.NodeLocalDNSDaemonSet})
+	if in.Class.Spec.LocalDNS == nil {
+		state = "" // nothing to resolve: the field stays unset
+	}
+	if state != status.LocalDNSState {
+		out.Notes = append(out.Notes, fmt.Sprintf("localDNSState %s -> %s", orNone(status.LocalDNSState), orNone(state)))
+	}
+	status.LocalDNSState = state
 	imagesOK, reason, msg := in.images(&status, upgraded, &out.Notes)
 	set(ConditionImagesReady, imagesOK, reason, msg)
 	switch {

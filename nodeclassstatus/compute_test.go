@@ -207,3 +207,33 @@ func TestParseWindow(t *testing.T) {
 	assert.False(t, w.Open(now.Add(time.Hour)))
 	assert.True(t, nodeclassstatus.Window{}.Open(now))
 }
+
+// TestComputeLocalDNSState records the resolved LocalDNS decision; Preferred stays Disabled below
+// upstream's threshold and while the cluster gates are unchecked, and sticks once Enabled.
+// upstream: pkg/controllers/nodeclass/status/localdns.go (LocalDNSReconciler)
+func TestComputeLocalDNSState(t *testing.T) {
+	tests := []struct {
+		name, recorded, want string
+		localDNS             *api.LocalDNS
+		checked              bool
+		server               string
+	}{
+		{"no localDNS", "", "", nil, true, "1.33.2"},
+		{"Required", "", api.LocalDNSStateEnabled, &api.LocalDNS{Mode: api.LocalDNSModeRequired}, false, "1.33.2"},
+		{"Disabled", api.LocalDNSStateEnabled, api.LocalDNSStateDisabled, &api.LocalDNS{Mode: api.LocalDNSModeDisabled}, true, "1.33.2"},
+		{"Preferred below the threshold", "", api.LocalDNSStateDisabled, &api.LocalDNS{Mode: api.LocalDNSModePreferred}, true, "1.35.0"},
+		{"Preferred at the threshold", "", api.LocalDNSStateEnabled, &api.LocalDNS{Mode: api.LocalDNSModePreferred}, true, "1.99.0"},
+		{"Preferred unchecked cluster", "", api.LocalDNSStateDisabled, &api.LocalDNS{Mode: api.LocalDNSModePreferred}, false, "1.99.0"},
+		{"Preferred sticks", api.LocalDNSStateEnabled, api.LocalDNSStateEnabled, &api.LocalDNS{Mode: api.LocalDNSModePreferred}, false, "1.33.2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			class := newClass()
+			class.Spec.LocalDNS = tc.localDNS
+			class.Status.LocalDNSState = tc.recorded
+			out := compute(t, nodeclassstatus.Input{Class: class, ServerVersion: tc.server, Available: ubuntu22("202612.01.0"),
+				Network: api.DefaultClusterNetwork(), LocalDNSClusterChecked: tc.checked})
+			assert.Equal(t, tc.want, out.Status.LocalDNSState)
+		})
+	}
+}

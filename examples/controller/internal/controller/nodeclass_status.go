@@ -71,7 +71,7 @@ func (c *Controller) updateNodeClass(ctx context.Context, class *api.AKSNodeClas
 	}
 	out, err := nodeclassstatus.Compute(nodeclassstatus.Input{Class: class, ServerVersion: version,
 		Gallery: c.cfg.Images.Gallery, SIGSubscriptionID: c.cfg.Images.SIGSubscriptionID, Available: available,
-		Window: window, Now: c.now()})
+		Window: window, Now: c.now(), Network: c.cfg.Cluster.Network})
 	if err != nil {
 		return err
 	}
