@@ -1,0 +1,159 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/version"
+	fakediscovery "k8s.io/client-go/discovery/fake"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/consolidation"
+	"github.com/napkit/napkit/launch/azuresim"
+	"github.com/napkit/napkit/launch/discovery"
+)
+
+// upkeepEnv is a testEnv whose status writer discovers images on a simulated Azure, against an
+// API server of version v1.33.2.
+func upkeepEnv(t *testing.T) (*testEnv, *azuresim.Sim) {
+	t.Helper()
+	e := newTestEnv(t)
+	e.kube.Discovery().(*fakediscovery.FakeDiscovery).FakedServerVersion = &version.Info{GitVersion: "v1.33.2"}
+	sim := azuresim.New(azuresim.Options{})
+	opts := sim.ClientOptions()
+	opts.Retry = policy.RetryOptions{MaxRetries: 1, RetryDelay: time.Millisecond, MaxRetryDelay: time.Millisecond}
+	images, err := discovery.NewImages(discovery.ImagesOptions{SubscriptionID: sim.SubscriptionID(), Location: sim.Location(),
+		Credential: sim.Credential(), ClientOptions: opts, TTL: time.Nanosecond})
+	require.NoError(t, err)
+	e.c.cfg.Upkeep.ImageVersions = images
+	class := &api.AKSNodeClass{TypeMeta: metav1.TypeMeta{APIVersion: api.AzureVersion, Kind: api.KindAKSNodeClass},
+		ObjectMeta: metav1.ObjectMeta{Name: "default"}}
+	u, err := ToUnstructured(class)
+	require.NoError(t, err)
+	require.NoError(t, e.c.inf.classes.GetIndexer().Add(u))
+	_, err = e.dyn.Resource(AKSNodeClassesGVR).Create(context.Background(), u.DeepCopy(), metav1.CreateOptions{})
+	require.NoError(t, err)
+	return e, sim
+}
+
+func (e *testEnv) storedClass(t *testing.T) *api.AKSNodeClass {
+	t.Helper()
+	u, err := e.dyn.Resource(AKSNodeClassesGVR).Get(context.Background(), "default", metav1.GetOptions{})
+	require.NoError(t, err)
+	class, err := FromUnstructured[api.AKSNodeClass](u)
+	require.NoError(t, err)
+	return class
+}
+
+// syncClass copies the stored class into the informer cache, as the watch would.
+func (e *testEnv) syncClass(t *testing.T) {
+	t.Helper()
+	u, err := e.dyn.Resource(AKSNodeClassesGVR).Get(context.Background(), "default", metav1.GetOptions{})
+	require.NoError(t, err)
+	require.NoError(t, e.c.inf.classes.GetIndexer().Update(u))
+}
+
+// The status writer on the simulated Azure: status is written from what the galleries publish,
+// a failing gallery leaves it as it was, an empty one makes the class not Ready.
+func TestStatusWriterOnSimulatedAzure(t *testing.T) {
+	e, sim := upkeepEnv(t)
+	ctx := context.Background()
+	for _, def := range []string{"2204gen2containerd", "2204containerd", "2204gen2arm64containerd"} {
+		sim.PublishImageVersion(def, azuresim.ImageVersion{Version: "202611.01.0", PublishedAt: testNow.Add(-time.Hour)})
+	}
+	e.c.updateNodeClasses(ctx)
+	class := e.storedClass(t)
+	assert.Equal(t, "1.33.2", class.Status.KubernetesVersion)
+	require.Len(t, class.Status.Images, 3)
+	assert.Equal(t, "/CommunityGalleries/AKSUbuntu-38d80f77-467a-481f-a8d4-09b6d4220bd2/images/2204gen2containerd/versions/202611.01.0",
+		class.Status.Images[0].ID)
+	assert.True(t, meta.IsStatusConditionTrue(class.Status.Conditions, "Ready"))
+	assert.Equal(t, consolidation.NodeClassHashVersion, class.Annotations[api.AnnotationAKSNodeClassHashVersion])
+	assert.Equal(t, consolidation.NodeClassHash(class), class.Annotations[api.AnnotationAKSNodeClassHash])
+	e.syncClass(t)
+
+	sim.Inject(azuresim.Fault{Kind: azuresim.FaultServerError, Op: azuresim.OpImageVersionList})
+	e.c.updateNodeClasses(ctx)
+	assert.Equal(t, class.Status, e.storedClass(t).Status, "a failing gallery changes nothing")
+	sim.ClearFaults()
+
+	empty, _ := upkeepEnv(t)
+	empty.c.updateNodeClasses(ctx)
+	cond := meta.FindStatusCondition(empty.storedClass(t).Status.Conditions, "ImagesReady")
+	require.NotNil(t, cond)
+	assert.Equal(t, metav1.ConditionFalse, cond.Status)
+	assert.Equal(t, "ImagesNotFound", cond.Reason)
+}
+
+// A NodeClaim stamped under an older hash version is re-stamped, not drifted.
+func TestStatusWriterRestampsOldHashVersion(t *testing.T) {
+	e, sim := upkeepEnv(t)
+	sim.PublishImageVersion("2204gen2containerd", azuresim.ImageVersion{Version: "202611.01.0", PublishedAt: testNow})
+	nc := testClaim("nc-1", "p", "azure:///x", registered())
+	nc.Spec.NodeClassRef = &api.NodeClassReference{Name: "default"}
+	nc.Annotations = map[string]string{api.AnnotationAKSNodeClassHash: "1", api.AnnotationAKSNodeClassHashVersion: "napkit-v0"}
+	e.addClaim(t, nc)
+	e.c.updateNodeClasses(context.Background())
+	stored := e.storedClaim(t, "nc-1")
+	assert.Equal(t, consolidation.NodeClassHashVersion, stored.Annotations[api.AnnotationAKSNodeClassHashVersion])
+	assert.Equal(t, consolidation.NodeClassHash(e.storedClass(t)), stored.Annotations[api.AnnotationAKSNodeClassHash])
+}
+
+// Repair deletes only the unhealthy node's NodeClaim, with an event saying why, and stops at the
+// 20 % guard.
+func TestRepairPass(t *testing.T) {
+	notReady := func(ago time.Duration) nodeOpt {
+		return func(n *corev1.Node) {
+			n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionFalse,
+				LastTransitionTime: metav1.NewTime(testNow.Add(-ago))}}
+		}
+	}
+	setup := func(t *testing.T, sick int) *testEnv {
+		e := newTestEnv(t)
+		for i := range 5 {
+			opt := isReady()
+			if i < sick {
+				opt = notReady(11 * time.Minute)
+			}
+			id := fmt.Sprintf("azure:///vm-%d", i)
+			e.addNode(t, newNode(fmt.Sprintf("node-%d", i), id, opt))
+			e.addClaim(t, testClaim(fmt.Sprintf("nc-%d", i), "p", id, registered()))
+		}
+		return e
+	}
+	ctx := context.Background()
+
+	e := setup(t, 1)
+	e.c.repairPass(ctx)
+	claims, err := e.dyn.Resource(NodeClaimsGVR).List(ctx, metav1.ListOptions{})
+	require.NoError(t, err)
+	var left []string
+	for _, u := range claims.Items {
+		left = append(left, u.GetName())
+	}
+	assert.Equal(t, []string{"nc-1", "nc-2", "nc-3", "nc-4"}, left, "only the unhealthy node's claim is deleted")
+	events, err := e.kube.CoreV1().Events("default").List(ctx, metav1.ListOptions{})
+	require.NoError(t, err)
+	require.NotEmpty(t, events.Items)
+	assert.Equal(t, "NodeRepair", events.Items[0].Reason)
+	assert.Equal(t, "Ready=False for 11m0s, longer than the 10m0s toleration", events.Items[0].Message)
+
+	guarded := setup(t, 2)
+	guarded.c.repairPass(ctx)
+	claims, err = guarded.dyn.Resource(NodeClaimsGVR).List(ctx, metav1.ListOptions{})
+	require.NoError(t, err)
+	assert.Len(t, claims.Items, 5, "2 of 5 unhealthy is more than 20 %: nothing repaired")
+	events, err = guarded.kube.CoreV1().Events("default").List(ctx, metav1.ListOptions{})
+	require.NoError(t, err)
+	require.NotEmpty(t, events.Items)
+	assert.Equal(t, "NodeRepairBlocked", events.Items[0].Reason)
+	assert.Contains(t, events.Items[0].Message, "2 of the cluster's 5 nodes are unhealthy, more than 20%")
+}
