@@ -29,6 +29,9 @@ type Controller struct {
 	quota         quotaState
 	launchSlots   chan struct{}
 	ready         atomic.Bool
+	// evictMu makes reading a pod's PDBs and evicting it one step across the node workers, so two
+	// drains never both spend the same allowance (pdbgate.go).
+	evictMu sync.Mutex
 }
 
 // New checks cfg, fills its defaults and builds the controller; nothing runs until Run.

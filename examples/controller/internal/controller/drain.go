@@ -44,14 +44,11 @@ func (c *Controller) drain(ctx context.Context, node *corev1.Node) (bool, error)
 		if podTier(pod) != tier || pod.DeletionTimestamp != nil {
 			continue
 		}
-		if pdb, err := gate.holding(ctx, pod); err != nil || pdb != "" {
-			errs = append(errs, err)
-			continue
-		}
-		err := c.evict(ctx, pod)
+		held, err := gate.evictIfAllowed(ctx, pod)
 		switch {
+		case held != "":
+			continue
 		case err == nil:
-			gate.took(pod)
 			c.evictionCleared(ctx, node)
 		case errors.Is(err, errEvictionBlocked):
 			c.evictionRefused(ctx, node, pod, mapSlice(gate.covering(pod), pdbKey))

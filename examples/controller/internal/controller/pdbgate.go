@@ -31,17 +31,28 @@ const (
 	reasonEvicted            = "Evicted"
 )
 
-// evictionGate is one drain round's view of the PDBs: what each allows now, less what the round
-// has evicted under it.
+// evictionGate finds a pod's PDBs (from the informer: selectors rarely change) and reads their
+// allowance from the API server right before each eviction.
 type evictionGate struct {
-	c *Controller
-	// allowed is, per PDB (namespace/name), what the eviction API would allow now.
-	allowed map[string]int
-	pdbs    []*policyv1.PodDisruptionBudget
+	c    *Controller
+	pdbs []*policyv1.PodDisruptionBudget
 }
 
 func (c *Controller) newEvictionGate() *evictionGate {
-	return &evictionGate{c: c, allowed: map[string]int{}, pdbs: c.pdbs()}
+	return &evictionGate{c: c, pdbs: c.pdbs()}
+}
+
+// evictIfAllowed evicts pod unless one of its PDBs allows no eviction now; it returns the PDB
+// that held it back, or the eviction's error. Reading and evicting are one step across the
+// controller's workers (evictMu): the eviction API decrements status.disruptionsAllowed as it
+// evicts, so the next read, by whichever drain, sees what is left.
+func (g *evictionGate) evictIfAllowed(ctx context.Context, pod *corev1.Pod) (held string, err error) {
+	g.c.evictMu.Lock()
+	defer g.c.evictMu.Unlock()
+	if held, err := g.holding(ctx, pod); err != nil || held != "" {
+		return held, err
+	}
+	return "", g.c.evict(ctx, pod)
 }
 
 // covering lists the PDBs (namespace/name, sorted) whose selector matches pod.
@@ -60,32 +71,20 @@ func (g *evictionGate) covering(pod *corev1.Pod) []*policyv1.PodDisruptionBudget
 	return out
 }
 
-// holding returns a PDB of pod that allows no eviction now, or "": it reads each PDB from the API
-// server (the informer may lag behind the eviction API's own decrement) the first time the round
-// meets it. A status the disruption controller has not caught up with counts as allowing nothing,
-// as the eviction API treats it.
+// holding returns a PDB of pod that allows no eviction now, or "", reading each from the API
+// server (the informer may lag behind the eviction API's own decrement). A status the disruption
+// controller has not caught up with counts as allowing nothing, as the eviction API treats it.
 func (g *evictionGate) holding(ctx context.Context, pod *corev1.Pod) (string, error) {
 	for _, pdb := range g.covering(pod) {
-		key := pdbKey(pdb)
-		if _, ok := g.allowed[key]; !ok {
-			fresh, err := g.c.cfg.Kube.PolicyV1().PodDisruptionBudgets(pdb.Namespace).Get(ctx, pdb.Name, metav1.GetOptions{})
-			if err != nil {
-				return "", fmt.Errorf("read PodDisruptionBudget %s: %w", key, err)
-			}
-			g.allowed[key] = evictionsAllowed(fresh)
+		fresh, err := g.c.cfg.Kube.PolicyV1().PodDisruptionBudgets(pdb.Namespace).Get(ctx, pdb.Name, metav1.GetOptions{})
+		if err != nil {
+			return "", fmt.Errorf("read PodDisruptionBudget %s: %w", pdbKey(pdb), err)
 		}
-		if g.allowed[key] <= 0 {
-			return key, nil
+		if evictionsAllowed(fresh) <= 0 {
+			return pdbKey(pdb), nil
 		}
 	}
 	return "", nil
-}
-
-// took charges an eviction of pod to its PDBs.
-func (g *evictionGate) took(pod *corev1.Pod) {
-	for _, pdb := range g.covering(pod) {
-		g.allowed[pdbKey(pdb)]--
-	}
 }
 
 // evictionsAllowed is what the eviction API allows under pdb now: status.disruptionsAllowed once

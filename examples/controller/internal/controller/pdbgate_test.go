@@ -10,6 +10,9 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/napkit/napkit/consolidation"
 )
@@ -26,6 +29,46 @@ func (e *testEnv) addPDB(t *testing.T, app string, allowed int32, observed int64
 	require.NoError(t, e.c.inf.pdbs.GetIndexer().Add(pdb))
 	_, err := e.kube.PolicyV1().PodDisruptionBudgets("default").Create(context.Background(), pdb.DeepCopy(), metav1.CreateOptions{})
 	require.NoError(t, err)
+}
+
+// pdbEvictions answers evictions as the eviction API does for PDBs: refused (429) while a PDB of
+// the pod allows none or its status is behind its spec, else allowed, decrementing each PDB's
+// status.disruptionsAllowed in the fake API server. It records the evictions it allows.
+func pdbEvictions(t *testing.T, e *testEnv) *[]string {
+	var evicted []string
+	e.kube.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		ca := a.(k8stesting.CreateAction)
+		if ca.GetSubresource() != "eviction" {
+			return false, nil, nil
+		}
+		ev := ca.GetObject().(*policyv1.Eviction)
+		obj, ok, err := e.c.inf.pods.GetIndexer().GetByKey(ev.Namespace + "/" + ev.Name)
+		require.NoError(t, err)
+		require.True(t, ok, "evicting unknown pod %s", ev.Name)
+		pod := obj.(*corev1.Pod)
+		list, err := e.kube.Tracker().List(policyv1.SchemeGroupVersion.WithResource("poddisruptionbudgets"),
+			policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget"), ev.Namespace)
+		require.NoError(t, err)
+		var covering []*policyv1.PodDisruptionBudget
+		for _, pdb := range list.(*policyv1.PodDisruptionBudgetList).Items {
+			sel, err := metav1.LabelSelectorAsSelector(pdb.Spec.Selector)
+			if err == nil && sel.Matches(labels.Set(pod.Labels)) {
+				covering = append(covering, pdb.DeepCopy())
+			}
+		}
+		for _, pdb := range covering {
+			if pdb.Status.ObservedGeneration < pdb.Generation || pdb.Status.DisruptionsAllowed <= 0 {
+				return true, nil, apierrors.NewTooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 0)
+			}
+		}
+		for _, pdb := range covering {
+			pdb.Status.DisruptionsAllowed--
+			require.NoError(t, e.kube.Tracker().Update(policyv1.SchemeGroupVersion.WithResource("poddisruptionbudgets"), pdb, pdb.Namespace))
+		}
+		evicted = append(evicted, ev.Namespace+"/"+ev.Name)
+		return true, nil, nil
+	})
+	return &evicted
 }
 
 func labelled(k, v string) podOpt {
@@ -54,8 +97,8 @@ func TestDrainFollowsPlanOrder(t *testing.T) {
 }
 
 // TestDrainWaitsForPDB: the drain reads each PDB before evicting and evicts no more than it
-// allows; a status the disruption controller has not caught up with allows nothing (the eviction
-// API would refuse).
+// allows, so the eviction API (emulated by pdbEvictions) never refuses; a status the disruption
+// controller has not caught up with allows nothing.
 func TestDrainWaitsForPDB(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -76,9 +119,9 @@ func TestDrainWaitsForPDB(t *testing.T) {
 			e.addPDB(t, "web", tt.allowed, tt.observed)
 			e.addPod(t, newPod("web-0", boundTo("n1"), labelled("app", "web")), newPod("web-1", boundTo("n1"), labelled("app", "web")),
 				newPod("web-2", boundTo("n1"), labelled("app", "web")), newPod("free", boundTo("n1")))
-			evicted := evictions(e, nil)
+			evicted := pdbEvictions(t, e)
 			done, err := e.c.drain(context.Background(), newNode("n1", ""))
-			require.NoError(t, err)
+			require.NoError(t, err, "no eviction is refused")
 			assert.False(t, done)
 			assert.Equal(t, tt.want, *evicted)
 		})
@@ -137,4 +180,24 @@ func TestRefusedEviction(t *testing.T) {
 	require.NotNil(t, cond)
 	assert.Equal(t, metav1.ConditionFalse, cond.Status)
 	assert.Empty(t, e.c.heldBy(touching))
+}
+
+// TestConcurrentDrainsShareAllowance: two nodes draining at once under a PDB that allows one
+// eviction spend it once between them; neither is refused.
+func TestConcurrentDrainsShareAllowance(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.addPDB(t, "web", 1, 2)
+	e.addPod(t, newPod("web-0", boundTo("n1"), labelled("app", "web")), newPod("web-1", boundTo("n2"), labelled("app", "web")))
+	evicted := pdbEvictions(t, e)
+	errs := make(chan error, 2)
+	for _, name := range []string{"n1", "n2"} {
+		go func() {
+			_, err := e.c.drain(context.Background(), newNode(name, ""))
+			errs <- err
+		}()
+	}
+	require.NoError(t, <-errs)
+	require.NoError(t, <-errs)
+	assert.Len(t, *evicted, 1)
 }
