@@ -120,9 +120,6 @@ func simInput(in *Input) provisioner.Input {
 	pin := provisioner.Input{Pods: in.PendingPods, InFlight: in.InFlight, NodePools: in.NodePools,
 		DaemonSets: in.DaemonSets, PersistentVolumeClaims: in.PersistentVolumeClaims,
 		PersistentVolumes: in.PersistentVolumes, Namespaces: in.Namespaces, Options: in.Options.Provisioner}
-	if pin.Options.Now.IsZero() {
-		pin.Options.Now = in.Now
-	}
 	pin.Nodes = make([]provisioner.ExistingNode, 0, len(in.Nodes))
 	for _, n := range in.Nodes {
 		pin.Nodes = append(pin.Nodes, provisioner.ExistingNode{Node: n.Node, Pods: n.Pods, Initialized: n.Initialized})

@@ -1,8 +1,6 @@
 package provisioner
 
 import (
-	"time"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
@@ -118,10 +116,6 @@ type Options struct {
 	MaxInstanceTypes int
 	// Seed breaks ties between equally priced offerings.
 	Seed uint64
-	// Now is the planning time. No rule napkit plans by depends on it today (pods are ordered by
-	// their creation timestamps, not their age); it is here so that time never has to be read
-	// from the clock inside Solve.
-	Now time.Time
 	// ImproveBudget bounds the improvement phase by work: the pods its trials may take off a
 	// NodeClaim (kept or undone). 0 means DefaultImproveBudget, negative disables the phase. It counts
 	// work, never time, so the plan does not depend on machine speed or load.

@@ -93,7 +93,6 @@ func runConsolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 		return err
 	}
 	in := s.ConsolidationInput(c.options())
-	in.Options.Provisioner.Now = now
 	plan, err := consolidation.Decide(in)
 	if err != nil {
 		return err

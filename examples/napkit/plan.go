@@ -42,7 +42,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	in := s.ProvisionerInput(provisioner.Options{Seed: *seed, Now: now})
+	in := s.ProvisionerInput(provisioner.Options{Seed: *seed})
 	plan, err := provisioner.Solve(in)
 	if err != nil {
 		return err

@@ -41,7 +41,7 @@ func (c *Controller) retriggerPending() {
 func (c *Controller) provision(ctx context.Context) error {
 	s := c.takeSnapshot()
 	opts := c.cfg.Provisioner
-	opts.Now, opts.Seed = s.Now, c.cfg.Seed
+	opts.Seed = c.cfg.Seed
 	in := s.ProvisionerInput(opts)
 	pods := in.Pods
 	if len(pods) == 0 || len(in.NodePools) == 0 {
