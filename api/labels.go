@@ -1,6 +1,8 @@
 package api
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 )
@@ -92,8 +94,8 @@ const (
 	PrioritySpot    = "spot"
 )
 
-// LabelAliases maps deprecated label keys to the keys napkit uses in their place.
-var LabelAliases = map[string]string{
+// labelAliases maps deprecated label keys to the keys napkit uses in their place.
+var labelAliases = map[string]string{
 	"failure-domain.beta.kubernetes.io/zone":   LabelZone,
 	"failure-domain.beta.kubernetes.io/region": LabelRegion,
 	"beta.kubernetes.io/arch":                  LabelArch,
@@ -104,15 +106,30 @@ var LabelAliases = map[string]string{
 // NormalizeLabelKey returns the key napkit uses for key: the stable key for a deprecated alias, the key
 // itself otherwise.
 func NormalizeLabelKey(key string) string {
-	if stable, ok := LabelAliases[key]; ok {
+	if stable, ok := labelAliases[key]; ok {
 		return stable
 	}
 	return key
 }
 
-// WellKnownLabels are the label keys scheduling understands even when a NodePool leaves them undefined:
+// AliasesOf returns the deprecated keys that stand for key, sorted (none for most keys).
+func AliasesOf(key string) []string {
+	var out []string
+	for alias, stable := range labelAliases {
+		if stable == key {
+			out = append(out, alias)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// The label tables are unexported so no caller can change them: the functions below read them, and
+// WellKnownLabels returns a copy.
+
+// wellKnownLabels are the label keys scheduling understands even when a NodePool leaves them undefined:
 // a pod may select them without the NodePool naming them, because every instance type defines them.
-var WellKnownLabels = sets.New(
+var wellKnownLabels = sets.New(
 	LabelNodePool, LabelCapacityType,
 	LabelZone, LabelRegion, LabelInstanceType, LabelArch, LabelOS, LabelWindowsBuild,
 	LabelSKUName, LabelSKUFamily, LabelSKUSeries, LabelSKUVersion, LabelSKUCPU, LabelSKUMemory,
@@ -122,25 +139,32 @@ var WellKnownLabels = sets.New(
 	LabelAKSOSSKU, LabelAKSFIPSEnabled, LabelAKSCluster, LabelAKSEBPFDataplane,
 )
 
-// AllowedAzureProviderLabels are the karpenter.azure.com keys NodePool requirements and labels may use.
-var AllowedAzureProviderLabels = sets.New(
+// IsWellKnownLabel reports whether scheduling understands key even when a NodePool leaves it undefined.
+func IsWellKnownLabel(key string) bool { return wellKnownLabels.Has(key) }
+
+// WellKnownLabels returns a copy of the well-known label keys (see IsWellKnownLabel), the set
+// requirements.Requirements.Compatible takes as allowUndefined.
+func WellKnownLabels() sets.Set[string] { return wellKnownLabels.Clone() }
+
+// allowedAzureProviderLabels are the karpenter.azure.com keys NodePool requirements and labels may use.
+var allowedAzureProviderLabels = sets.New(
 	LabelAKSNodeClass, LabelSKUName, LabelSKUFamily, LabelSKUSeries, LabelSKUVersion, LabelSKUCPU,
 	LabelSKUMemory, LabelSKUAcceleratedNetworking, LabelSKUPremiumStorage, LabelSKUUltraSSD,
 	LabelSKUEphemeralOSMaxSize, LabelSKUGPUName, LabelSKUGPUManufacturer, LabelSKUGPUCount,
 	LabelPlacementScope,
 )
 
-// AllowedAKSLabels are the kubernetes.azure.com keys NodePool requirements and labels may use.
-var AllowedAKSLabels = sets.New(
+// allowedAKSLabels are the kubernetes.azure.com keys NodePool requirements and labels may use.
+var allowedAKSLabels = sets.New(
 	LabelAKSMode, LabelAKSScaleSetPriority, LabelAKSPriority, LabelAKSFIPSEnabled, LabelAKSOSSKU,
 	LabelAKSCluster, LabelAKSSKUCPU, LabelAKSSKUMemory, LabelAKSEBPFDataplane,
 	"kubernetes.azure.com/ebpf-host-routing", "kubernetes.azure.com/network-policy",
 	"kubernetes.azure.com/hostedvm",
 )
 
-// WellKnownValues are the only values some labels can take; a requirement asking for anything else can
+// wellKnownValues are the only values some labels can take; a requirement asking for anything else can
 // never be met, so validation rejects it.
-var WellKnownValues = map[string]sets.Set[string]{
+var wellKnownValues = map[string]sets.Set[string]{
 	LabelCapacityType:             sets.New(CapacityTypeSpot, CapacityTypeOnDemand, CapacityTypeReserved),
 	LabelArch:                     sets.New(ArchAMD64, ArchARM64),
 	LabelPlacementScope:           sets.New(PlacementScopeZonal, PlacementScopeRegional),
@@ -155,8 +179,8 @@ var WellKnownValues = map[string]sets.Set[string]{
 	LabelAKSFIPSEnabled:           sets.New("true"),
 }
 
-// NumericLabels hold integers, so Gt/Lt/Gte/Lte requirements on them compare numbers.
-var NumericLabels = sets.New(
+// numericLabels hold integers, so Gt/Lt/Gte/Lte requirements on them compare numbers.
+var numericLabels = sets.New(
 	LabelSKUCPU, LabelSKUMemory, LabelSKUVersion, LabelSKUGPUCount, LabelSKUEphemeralOSMaxSize,
 	LabelAKSSKUCPU, LabelAKSSKUMemory,
 )

@@ -72,8 +72,8 @@ func azureProviderKeyReason(key string) string {
 	if key == LabelSKUHyperVGeneration {
 		return "karpenter.azure.com/sku-hyperv-generation is restricted: napkit uses it to match node images to SKUs"
 	}
-	if !AllowedAzureProviderLabels.Has(key) {
-		return "not a karpenter.azure.com label NodePools may use; allowed: " + strings.Join(sets.List(AllowedAzureProviderLabels), ", ")
+	if !allowedAzureProviderLabels.Has(key) {
+		return "not a karpenter.azure.com label NodePools may use; allowed: " + strings.Join(sets.List(allowedAzureProviderLabels), ", ")
 	}
 	return ""
 }
@@ -82,8 +82,8 @@ func aksKeyReason(key string) string {
 	if aksOwnedLabels.Has(key) {
 		return "AKS sets this label on its own agent pools; napkit nodes belong to none"
 	}
-	if !AllowedAKSLabels.Has(key) {
-		return "not a kubernetes.azure.com label NodePools may use; allowed: " + strings.Join(sets.List(AllowedAKSLabels), ", ")
+	if !allowedAKSLabels.Has(key) {
+		return "not a kubernetes.azure.com label NodePools may use; allowed: " + strings.Join(sets.List(allowedAKSLabels), ", ")
 	}
 	return ""
 }
@@ -123,7 +123,7 @@ func validateLabelValue(p *field.Path, key, value string) field.ErrorList {
 	if msgs := content.IsLabelValue(value); len(msgs) > 0 {
 		return field.ErrorList{invalid(p, value, "invalid label value: %s", strings.Join(msgs, "; "))}
 	}
-	if known, ok := WellKnownValues[NormalizeLabelKey(key)]; ok && !known.Has(value) {
+	if known, ok := wellKnownValues[NormalizeLabelKey(key)]; ok && !known.Has(value) {
 		return field.ErrorList{invalid(p, value, "%s can only be %s", key, strings.Join(sets.List(known), ", "))}
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -274,11 +273,9 @@ func nodeLabel(labels map[string]string, key string) string {
 	if v, ok := labels[key]; ok {
 		return v
 	}
-	for _, alias := range slices.Sorted(maps.Keys(api.LabelAliases)) {
-		if api.LabelAliases[alias] == key {
-			if v, ok := labels[alias]; ok {
-				return v
-			}
+	for _, alias := range api.AliasesOf(key) {
+		if v, ok := labels[alias]; ok {
+			return v
 		}
 	}
 	return ""

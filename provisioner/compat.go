@@ -60,7 +60,7 @@ func (p *pool) computeCompat(rs *reqSet) *poolCompat {
 				return c.fail(&rs.reqs[i], "a new node's hostname is not known in advance")
 			}
 		case kr.r.AllowsAbsent():
-		case api.WellKnownLabels.Has(kr.key):
+		case api.IsWellKnownLabel(kr.key):
 			c.custom = append(c.custom, kr)
 		default:
 			return c.fail(&rs.reqs[i], "NodePool "+p.name+" does not define label "+kr.key)

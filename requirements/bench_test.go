@@ -71,22 +71,23 @@ func BenchmarkCompatible(b *testing.B) {
 	d8, pool := instanceType(8), nodePool()
 	arm := nodePool()
 	arm.Add(NewRequirement(api.LabelArch, corev1.NodeSelectorOpIn, api.ArchARM64))
+	wellKnown := api.WellKnownLabels()
 	b.Run("compatible", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkErr = d8.Compatible(pool, api.WellKnownLabels)
+			sinkErr = d8.Compatible(pool, wellKnown)
 		}
 	})
 	b.Run("incompatible", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkErr = d8.Compatible(arm, api.WellKnownLabels)
+			sinkErr = d8.Compatible(arm, wellKnown)
 		}
 	})
 	b.Run("IsCompatible", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkBool = d8.IsCompatible(pool, api.WellKnownLabels)
+			sinkBool = d8.IsCompatible(pool, wellKnown)
 		}
 	})
 }

@@ -10,7 +10,7 @@ import (
 // Compatible reports whether o can be met by something rs describes, as the scheduler asks of an
 // instance type (rs) and a NodeClaim's or pod's requirements (o). Every key of o must be defined by rs
 // unless o's requirement there is negative (NotIn, DoesNotExist: a node without the label meets it) or
-// the key is in allowUndefined (usually api.WellKnownLabels, which every instance type defines); and
+// the key is in allowUndefined (usually api.WellKnownLabels(), which every instance type defines); and
 // every key both define must intersect.
 //
 // It returns nil when compatible, else an *IncompatibleError (errors.Is ErrIncompatible) for the

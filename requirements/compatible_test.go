@@ -24,18 +24,18 @@ func TestCompatible(t *testing.T) {
 		wantKey        string // "" means compatible
 		wantReason     Reason
 	}{
-		{"typical NodePool", d8, nodePool(), api.WellKnownLabels, "", 0},
+		{"typical NodePool", d8, nodePool(), api.WellKnownLabels(), "", 0},
 		{"empty incoming", d8, New(), nil, "", 0},
 		{"nil incoming", d8, nil, nil, "", 0},
 		{"nil receiver, negative incoming", nil, New(NewRequirement("team", notIn, "a")), nil, "", 0},
 
 		// Well-known labels may be undefined on the receiving side.
-		{"well-known undefined is allowed", d8, New(NewRequirement(api.LabelSKUGPUName, in, "A100")), api.WellKnownLabels, "", 0},
+		{"well-known undefined is allowed", d8, New(NewRequirement(api.LabelSKUGPUName, in, "A100")), api.WellKnownLabels(), "", 0},
 		{"well-known undefined without allowance", d8, New(NewRequirement(api.LabelSKUGPUName, in, "A100")), nil, api.LabelSKUGPUName, ReasonUndefined},
-		{"allowed undefined still must intersect when defined", d8, New(NewRequirement(api.LabelArch, in, api.ArchARM64)), api.WellKnownLabels, api.LabelArch, ReasonDisjoint},
-		{"custom label undefined", d8, New(NewRequirement("team", in, "a")), api.WellKnownLabels, "team", ReasonUndefined},
-		{"custom Exists undefined", d8, New(NewRequirement("team", exists)), api.WellKnownLabels, "team", ReasonUndefined},
-		{"custom bound undefined", d8, New(NewRequirement("team-size", gt, "1")), api.WellKnownLabels, "team-size", ReasonUndefined},
+		{"allowed undefined still must intersect when defined", d8, New(NewRequirement(api.LabelArch, in, api.ArchARM64)), api.WellKnownLabels(), api.LabelArch, ReasonDisjoint},
+		{"custom label undefined", d8, New(NewRequirement("team", in, "a")), api.WellKnownLabels(), "team", ReasonUndefined},
+		{"custom Exists undefined", d8, New(NewRequirement("team", exists)), api.WellKnownLabels(), "team", ReasonUndefined},
+		{"custom bound undefined", d8, New(NewRequirement("team-size", gt, "1")), api.WellKnownLabels(), "team-size", ReasonUndefined},
 
 		// A node without the label meets NotIn and DoesNotExist.
 		{"NotIn on undefined key", d8, New(NewRequirement("team", notIn, "a")), nil, "", 0},
@@ -101,7 +101,7 @@ func TestIncompatibilities(t *testing.T) {
 		NewRequirement(api.LabelSKUCPU, gt, "16"),
 		NewRequirement(api.LabelZone, in, "eastus-1"),
 	)
-	got := d8.Incompatibilities(o, api.WellKnownLabels)
+	got := d8.Incompatibilities(o, api.WellKnownLabels())
 	require.Len(t, got, 3)
 	assert.Equal(t, []string{api.LabelSKUCPU, api.LabelArch, "team"}, []string{got[0].Key, got[1].Key, got[2].Key})
 	assert.Equal(t, []Reason{ReasonDisjoint, ReasonDisjoint, ReasonUndefined}, []Reason{got[0].Reason, got[1].Reason, got[2].Reason})
@@ -154,7 +154,7 @@ func TestMinValuesPropagation(t *testing.T) {
 	assert.Equal(t, ptr(2), claim[api.LabelSKUFamily].MinValues)
 	assert.Equal(t, ptr(10), claim[api.LabelInstanceType].MinValues)
 	assert.Equal(t, []string{"D", "E"}, claim[api.LabelSKUFamily].Values())
-	assert.NoError(t, instanceType(8).Compatible(claim, api.WellKnownLabels))
+	assert.NoError(t, instanceType(8).Compatible(claim, api.WellKnownLabels()))
 
 	assert.Equal(t, []api.NodeSelectorRequirementWithMinValues{
 		{Key: api.LabelSKUFamily, Operator: corev1.NodeSelectorOpIn, Values: []string{"D", "E"}, MinValues: ptr(2)},
@@ -179,6 +179,7 @@ func TestIncompatibleErrorMessages(t *testing.T) {
 
 func TestCompatibleAllocations(t *testing.T) {
 	d8, pool := instanceType(8), nodePool()
-	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = d8.Compatible(pool, api.WellKnownLabels) }))
-	assert.Zero(t, testing.AllocsPerRun(100, func() { d8.IsCompatible(pool, api.WellKnownLabels) }))
+	wellKnown := api.WellKnownLabels()
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = d8.Compatible(pool, wellKnown) }))
+	assert.Zero(t, testing.AllocsPerRun(100, func() { d8.IsCompatible(pool, wellKnown) }))
 }

@@ -25,7 +25,7 @@ func ExampleRequirements_Compatible() {
 			api.LabelArch:      "amd64",
 			api.LabelSKUCPU:    cpu,
 		})
-		err := sku.Compatible(pool, api.WellKnownLabels)
+		err := sku.Compatible(pool, api.WellKnownLabels())
 		var incompatible *requirements.IncompatibleError
 		switch {
 		case err == nil:
