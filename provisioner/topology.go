@@ -2,6 +2,7 @@ package provisioner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -188,8 +189,15 @@ func (e *engine) eligibleDomains(g *group) []bool {
 			}
 		}
 	}
+	existingRegional := g.key == api.LabelZone && mark[tab.id(api.RegionalZone)]
 	for _, p := range e.pools {
 		e.markPoolDomains(g, p, tab, mark)
+	}
+	if g.key == api.LabelZone && !existingRegional && hasZonal(tab, mark) && e.zonalFitsOwners(g) {
+		// Regional capacity (zone "0") is no domain of its own: its VMs' real zone is unknown, and
+		// kube-scheduler counts only domains where nodes exist. Counting it would make a zone spread
+		// place a share of the pods on VMs in no known zone (9 replicas: 3/2/2/2, not 3/3/3).
+		delete(mark, tab.id(api.RegionalZone))
 	}
 	g.grow(len(tab.names))
 	g.eligible = make([]bool, len(tab.names))
@@ -290,4 +298,48 @@ func (e *engine) cachedDomains(b *bin, key string) []int32 {
 	doms := e.binDomains(b, key, nil)
 	b.domCache = append(b.domCache, domEntry{key: key, doms: doms})
 	return doms
+}
+
+// zonalFitsOwners reports whether some pool has a size offered in a real zone with room for a pod
+// of a class that owns g: if none has, only regional capacity can take them, and the regional zone
+// stays a domain.
+func (e *engine) zonalFitsOwners(g *group) bool {
+	for _, c := range e.classes {
+		if !c.owns(int32(g.id)) {
+			continue
+		}
+		for _, p := range e.pools {
+			for _, pt := range p.types {
+				if !c.req.fits(pt.alloc) {
+					continue
+				}
+				for _, pr := range p.pairs[pt.pair0 : pt.pair0+pt.npair] {
+					if pr.zone != api.RegionalZone {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// owns reports whether any of the class's variants checks group gi.
+func (c *podClass) owns(gi int32) bool {
+	for _, v := range c.variants {
+		if slices.Contains(v.groups, gi) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasZonal reports whether mark holds a zone other than the regional "0".
+func hasZonal(tab *domTab, mark map[int32]bool) bool {
+	for d, ok := range mark {
+		if ok && tab.names[d] != api.RegionalZone {
+			return true
+		}
+	}
+	return false
 }

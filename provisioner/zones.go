@@ -1,8 +1,10 @@
 package provisioner
 
 import (
+	"github.com/napkit/napkit/api"
 	"hash/fnv"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -71,6 +73,10 @@ func (e *engine) checkZoneKey(pl *placement, v *variant, key string) bool {
 		return false
 	}
 	chosen := zf.allowed
+	if key == api.LabelZone && (zf.pin || zf.spread != nil) {
+		chosen = e.preferZonal(chosen)
+		zf.allowed = chosen // pickDomain chooses among these
+	}
 	if b.kind == binNew && (zf.pin || zf.spread != nil) && len(chosen) > 1 {
 		chosen = []int32{e.pickDomain(pl, key, &zf)}
 	}
@@ -282,4 +288,16 @@ func keep(ds []int32, f func(int32) bool) []int32 {
 		}
 	}
 	return out
+}
+
+// preferZonal drops the regional zone "0" from the domains a pod with a zone spread or zone
+// (anti-)affinity may use, unless nothing else is left: such a pod goes to a real zone unless only
+// regional capacity can take it (a regional VM's zone is unknown, so it adds no zone redundancy).
+func (e *engine) preferZonal(doms []int32) []int32 {
+	tab := e.domTab(api.LabelZone)
+	regional, ok := tab.index[api.RegionalZone]
+	if !ok || !slices.Contains(doms, regional) || len(doms) == 1 {
+		return doms
+	}
+	return keep(slices.Clone(doms), func(d int32) bool { return d != regional })
 }
