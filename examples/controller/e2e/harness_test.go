@@ -78,6 +78,14 @@ func (c *cluster) connect(t *testing.T, kubeconfig string) {
 	c.ext = apiextclientset.NewForConfigOrDie(cfg)
 }
 
+// kubeletClient is a client of the simulated kubelets' own, as each real kubelet has one: their
+// writes neither wait behind the test's requests nor count as the controller's.
+func (c *cluster) kubeletClient() kubernetes.Interface {
+	cfg := rest.CopyConfig(c.rest)
+	cfg.QPS, cfg.Burst = 1000, 2000
+	return kubernetes.NewForConfigOrDie(cfg)
+}
+
 // stop shows the servers' logs when the test failed (they are deleted with the state dir), then stops
 // exactly the servers this test started.
 func (c *cluster) stop(t *testing.T, script string) {

@@ -14,9 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	restclient "k8s.io/client-go/rest"
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/examples/controller/internal/controller"
@@ -46,6 +48,9 @@ type stack struct {
 	logPath  string
 	opts     stackOptions
 	ctrl     *running
+	// metrics is the running controller's registry: its karpenter_* metrics and the requests of
+	// its own clients (rest_client_requests_total).
+	metrics *prometheus.Registry
 }
 
 // stackOptions vary a stack between tests.
@@ -57,6 +62,8 @@ type stackOptions struct {
 	// upkeep turns on the AKSNodeClass status writer (image discovery on the simulated galleries,
 	// which publish upkeepImage), repair and quota, with intervals short enough for a test.
 	upkeep bool
+	// kubelet adjusts the simulated kubelets' options (boot delay, poll, workers).
+	kubelet func(*simnodes.Options)
 }
 
 // upkeepImage is the node image version the simulated galleries publish when a stack starts.
@@ -89,10 +96,14 @@ func startStack(t *testing.T, opts stackOptions) *stack {
 		kubeletVersion = info.GitVersion
 		simnodes.PublishNodeImages(s.sim, upkeepImage, time.Now().Add(-time.Hour))
 	}
-	kubelet, err := simnodes.New(simnodes.Options{
-		Kube: s.c.kube, Dynamic: s.c.dyn, Launcher: s.launcher, InstanceType: base.Find, Region: region, Logger: logger,
+	kubeletOpts := simnodes.Options{
+		Kube: s.c.kubeletClient(), Dynamic: s.c.dyn, Launcher: s.launcher, InstanceType: base.Find, Region: region, Logger: logger,
 		KubeletVersion: kubeletVersion,
-	})
+	}
+	if opts.kubelet != nil {
+		opts.kubelet(&kubeletOpts)
+	}
+	kubelet, err := simnodes.New(kubeletOpts)
 	require.NoError(t, err)
 	runUntilCleanup(t, "simulated kubelets", kubelet.Run)
 	s.startController()
@@ -157,8 +168,15 @@ func (s *stack) config() (controller.Config, error) {
 	if err != nil {
 		return controller.Config{}, fmt.Errorf("API server URL: %w", err)
 	}
+	s.metrics = prometheus.NewRegistry()
+	clientMetrics, err := controller.NewClientMetrics(s.metrics)
+	if err != nil {
+		return controller.Config{}, err
+	}
+	rest := restclient.CopyConfig(s.c.rest)
+	clientMetrics.Instrument(rest)
 	cfg := controller.Config{
-		Kube: kubernetes.NewForConfigOrDie(s.c.rest), Dynamic: dynamic.NewForConfigOrDie(s.c.rest),
+		Kube: kubernetes.NewForConfigOrDie(rest), Dynamic: dynamic.NewForConfigOrDie(rest), Metrics: s.metrics,
 		Launcher: s.launcher, Offerings: offerings, Catalogue: catalogue,
 		ClusterName: clusterName, SSHPublicKey: testSSHKey,
 		Cluster: bootstrap.Cluster{

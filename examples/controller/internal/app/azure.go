@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -9,6 +10,9 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
 	"golang.org/x/sync/errgroup"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/examples/controller/internal/controller"
@@ -49,9 +53,13 @@ func configureAzure(f *Flags, cfg *controller.Config) error {
 	return nil
 }
 
+// simKubeletQPS bounds the simulated kubelets' requests: high, since it stands for one client per node.
+const simKubeletQPS = 1000
+
 // configureSimulation launches on the simulated Azure and runs its simulated kubelet in g. Only
-// --simulate gets here: the nodes it registers in the cluster are fake, and the log says so.
-func configureSimulation(ctx context.Context, f *Flags, cfg *controller.Config, g *errgroup.Group) error {
+// --simulate gets here: the nodes it registers in the cluster are fake, and the log says so. The
+// kubelets get a client of their own from simRest: thousands of real kubelets each have one.
+func configureSimulation(ctx context.Context, f *Flags, simRest *rest.Config, cfg *controller.Config, g *errgroup.Group) error {
 	if set := f.azureFlagsSet(); len(set) > 0 {
 		return &ConfigError{Flag: "--simulate", Reason: "contradicts the real-Azure flags " + strings.Join(set, ", ")}
 	}
@@ -85,7 +93,13 @@ func configureSimulation(ctx context.Context, f *Flags, cfg *controller.Config, 
 		return err
 	}
 	cfg.Upkeep.ImageVersions, cfg.Upkeep.Usage = upkeep.ImageVersions, upkeep.Usage
-	kubelet, err := simnodes.New(simnodes.Options{Kube: cfg.Kube, Dynamic: cfg.Dynamic, Launcher: launcher,
+	simRest.QPS, simRest.Burst = simKubeletQPS, 2*simKubeletQPS
+	simKube, errKube := kubernetes.NewForConfig(simRest)
+	simDyn, errDyn := dynamic.NewForConfig(simRest)
+	if err := errors.Join(errKube, errDyn); err != nil {
+		return fmt.Errorf("simulated kubelets' client: %w", err)
+	}
+	kubelet, err := simnodes.New(simnodes.Options{Kube: simKube, Dynamic: simDyn, Launcher: launcher,
 		InstanceType: base.Find, Region: f.Location, BootDelay: f.SimBootDelay, Logger: cfg.Logger, KubeletVersion: "v" + version})
 	if err != nil {
 		return err

@@ -42,6 +42,10 @@ type Flags struct {
 	LeaderElect                                                          bool
 	LeaderElectionNamespace, LeaderElectionName                          string
 	BatchIdle, BatchMax, DisruptionInterval, ValidationDelay, GCInterval time.Duration
+	// KubeAPIQPS and KubeAPIBurst bound the controller's requests to the API server (client-go's
+	// defaults, 5 and 10, would make a thousand-node scale-up wait minutes for its own writes).
+	KubeAPIQPS   float64
+	KubeAPIBurst int
 	// SimBootDelay is how long a simulated VM takes to register its node (--simulate only).
 	SimBootDelay time.Duration
 	// LogLevel is debug, info, warn or error; LogFormat is text or json.
@@ -87,6 +91,8 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.DisruptionInterval, "disruption-interval", 10*time.Second, "how often consolidation, drift and expiration run")
 	fs.DurationVar(&f.ValidationDelay, "disruption-validation-delay", 15*time.Second, "how long a disruption command waits to be re-validated")
 	fs.DurationVar(&f.GCInterval, "gc-interval", time.Minute, "how often VMs without a NodeClaim are collected")
+	fs.Float64Var(&f.KubeAPIQPS, "kube-api-qps", 200, "requests per second the controller may make to the API server")
+	fs.IntVar(&f.KubeAPIBurst, "kube-api-burst", 300, "requests the controller may burst to the API server above --kube-api-qps")
 	fs.DurationVar(&f.SimBootDelay, "sim-boot-delay", time.Second, "--simulate: how long a simulated VM takes to register its node")
 	fs.StringVar(&f.LogLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.StringVar(&f.LogFormat, "log-format", "text", "text or json")

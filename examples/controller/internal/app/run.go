@@ -8,9 +8,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/errgroup"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	restclient "k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/napkit/napkit/api"
@@ -60,6 +62,20 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("kubeconfig: %w", err)
 	}
+	if f.KubeAPIQPS <= 0 {
+		return &ConfigError{Flag: "--kube-api-qps", Value: fmt.Sprint(f.KubeAPIQPS), Reason: "must be positive"}
+	}
+	if f.KubeAPIBurst <= 0 {
+		return &ConfigError{Flag: "--kube-api-burst", Value: fmt.Sprint(f.KubeAPIBurst), Reason: "must be positive"}
+	}
+	simRest := restclient.CopyConfig(rest) // the simulated kubelets' own client, unlimited by the controller's
+	rest.QPS, rest.Burst = float32(f.KubeAPIQPS), f.KubeAPIBurst
+	registry := prometheus.NewRegistry()
+	clientMetrics, err := controller.NewClientMetrics(registry)
+	if err != nil {
+		return err
+	}
+	clientMetrics.Instrument(rest)
 	kube, err := kubernetes.NewForConfig(rest)
 	if err != nil {
 		return fmt.Errorf("kubernetes client: %w", err)
@@ -77,7 +93,7 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	cfg := controller.Config{Kube: kube, Dynamic: dyn, Offerings: offerings, Catalogue: catalogue, Logger: log,
+	cfg := controller.Config{Kube: kube, Dynamic: dyn, Offerings: offerings, Catalogue: catalogue, Logger: log, Metrics: registry,
 		Images: imagefamily.ImageOptions{Version: f.ImageVersion}, MetricsAddr: f.MetricsAddr, HealthAddr: f.HealthAddr,
 		BatchIdle: f.BatchIdle, BatchMax: f.BatchMax, DisruptionInterval: f.DisruptionInterval,
 		ValidationDelay: f.ValidationDelay, GCInterval: f.GCInterval,
@@ -90,7 +106,7 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	// The group's context ends every part when one fails (the controller, or the simulated kubelet).
 	g, ctx := errgroup.WithContext(ctx)
 	if f.Simulate {
-		err = configureSimulation(ctx, f, &cfg, g)
+		err = configureSimulation(ctx, f, simRest, &cfg, g)
 	} else {
 		err = configureAzure(f, &cfg)
 	}

@@ -134,7 +134,9 @@ func (c *Controller) work(ctx context.Context, kind string, q workqueue.TypedRat
 		if shutdown {
 			return
 		}
+		began := time.Now()
 		after, err := reconcile(ctx, name)
+		c.metrics.reconcileTime.WithLabelValues(kind).Observe(time.Since(began).Seconds())
 		switch {
 		case err != nil && ctx.Err() == nil:
 			level := slog.LevelError

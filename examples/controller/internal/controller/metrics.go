@@ -16,6 +16,8 @@ type metrics struct {
 	nodesCreated, nodesTerminated   *prometheus.CounterVec
 	schedulingDuration              prometheus.Histogram
 	disruptionDecisions             *prometheus.CounterVec
+	// reconcileTime is controller-runtime's reconcile histogram, by reconciler (NodeClaim, Node).
+	reconcileTime *prometheus.HistogramVec
 }
 
 func newMetrics(reg prometheus.Registerer, inf *informerSet) (*metrics, error) {
@@ -32,10 +34,13 @@ func newMetrics(reg prometheus.Registerer, inf *informerSet) (*metrics, error) {
 			Buckets: prometheus.ExponentialBuckets(0.001, 2, 16)}),
 		disruptionDecisions: counter("voluntary_disruption_decisions_total",
 			"Disruption commands executed, by decision (delete, replace), reason and method.", "decision", "reason", "consolidation_type"),
+		reconcileTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "controller_runtime",
+			Name: "reconcile_time_seconds", Help: "Duration of one reconcile, by reconciler.",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16)}, []string{"controller"}),
 	}
 	var errs []error
 	for _, c := range []prometheus.Collector{m.claimsCreated, m.claimsTerminated, m.nodesCreated, m.nodesTerminated,
-		m.schedulingDuration, m.disruptionDecisions, &podsState{inf: inf}} {
+		m.schedulingDuration, m.disruptionDecisions, m.reconcileTime, &podsState{inf: inf}} {
 		errs = append(errs, reg.Register(c))
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -97,17 +97,18 @@ func (c *Controller) reportUnschedulable(ctx context.Context, plan *provisioner.
 // createClaims writes one NodeClaim per planned claim and returns the names written. A failure
 // stops there: the pods left are planned again by the next batch.
 func (c *Controller) createClaims(ctx context.Context, s *clusterSnapshot, planned []provisioner.NodeClaim, reason string) ([]string, error) {
-	taken := map[string]bool{}
+	existing := make([]string, 0, len(s.claims))
 	for _, nc := range s.claims {
-		taken[nc.Name] = true
+		existing = append(existing, nc.Name)
 	}
+	inUse := highestClaimNumbers(existing)
 	var names []string
 	for _, p := range planned {
 		pool, ok := s.Pool(p.NodePool)
 		if !ok {
 			return names, fmt.Errorf("planned NodeClaim %s: NodePool %q is gone", p.Name, p.NodePool)
 		}
-		nc := newClaim(c.state.claimName(p.NodePool, taken), pool.NodePool, p)
+		nc := newClaim(c.state.claimName(p.NodePool, inUse[p.NodePool]), pool.NodePool, p)
 		c.stampDriftAnnotations(nc)
 		if err := c.createClaim(ctx, nc); err != nil {
 			return names, err

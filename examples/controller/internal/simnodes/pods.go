@@ -2,7 +2,6 @@ package simnodes
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
@@ -10,24 +9,60 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// runPods plays the kubelet's part for pods bound to the simulated nodes: a new pod starts
-// (Running and Ready at once: the containers are imaginary), and a pod being deleted finishes
-// its termination, which is what lets a graceful deletion or an eviction complete.
-func (k *Kubelet) runPods(ctx context.Context) error {
-	var errs []error
-	for _, obj := range k.pods.GetStore().List() {
-		pod, ok := obj.(*corev1.Pod)
-		if !ok || k.nodes[pod.Spec.NodeName] == nil || k.nodes[pod.Spec.NodeName].registered.IsZero() {
-			continue
-		}
-		switch {
-		case pod.DeletionTimestamp != nil:
-			errs = append(errs, k.finishPod(ctx, pod))
-		case pod.Status.Phase == corev1.PodPending || pod.Status.Phase == "":
-			errs = append(errs, k.startPod(ctx, pod))
-		}
+// byNode indexes the pod cache by the node a pod is bound to.
+const byNode = "nodeName"
+
+func podNode(obj any) ([]string, error) {
+	if pod, ok := obj.(*corev1.Pod); ok && pod.Spec.NodeName != "" {
+		return []string{pod.Spec.NodeName}, nil
 	}
-	return errors.Join(errs...)
+	return nil, nil
+}
+
+// onPod queues a pod bound to a simulated node that has something to do: start, or finish its
+// deletion. A pod bound before its node's registration is recorded is queued by queuePodsOn.
+func (k *Kubelet) onPod(obj any) {
+	pod, ok := obj.(*corev1.Pod)
+	if !ok || pod.Spec.NodeName == "" || !podNeedsKubelet(pod) {
+		return
+	}
+	if _, ok := k.registeredNode(pod.Spec.NodeName); ok {
+		k.queue.Add(item{kind: syncPod, name: pod.Namespace + "/" + pod.Name})
+	}
+}
+
+// queuePodsOn queues the pods already bound to a node that has just registered.
+func (k *Kubelet) queuePodsOn(node string) {
+	objs, _ := k.pods.GetIndexer().ByIndex(byNode, node)
+	for _, obj := range objs {
+		k.onPod(obj)
+	}
+}
+
+func podNeedsKubelet(pod *corev1.Pod) bool {
+	return pod.DeletionTimestamp != nil || pod.Status.Phase == corev1.PodPending || pod.Status.Phase == ""
+}
+
+// syncPod plays the kubelet's part for one pod: a new pod starts (Running and Ready at once: the
+// containers are imaginary), and a pod being deleted finishes its termination, which is what lets
+// a graceful deletion or an eviction complete. It works from the cached pod: a conflict means the
+// pod changed, and the change brings it back through onPod.
+func (k *Kubelet) syncPod(ctx context.Context, ns, name string) error {
+	obj, ok, _ := k.pods.GetStore().GetByKey(ns + "/" + name)
+	if !ok {
+		return nil
+	}
+	pod, ok := obj.(*corev1.Pod)
+	if !ok || !podNeedsKubelet(pod) {
+		return nil
+	}
+	if _, ok := k.registeredNode(pod.Spec.NodeName); !ok {
+		return nil
+	}
+	if pod.DeletionTimestamp != nil {
+		return k.finishPod(ctx, pod)
+	}
+	return k.startPod(ctx, pod)
 }
 
 func (k *Kubelet) startPod(ctx context.Context, pod *corev1.Pod) error {
@@ -39,7 +74,7 @@ func (k *Kubelet) startPod(ctx context.Context, pod *corev1.Pod) error {
 		setPodCondition(running, kind, now)
 	}
 	_, err := k.opts.Kube.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, running, metav1.UpdateOptions{})
-	if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) { // the next poll retries
+	if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
 		return fmt.Errorf("start pod %s/%s: %w", pod.Namespace, pod.Name, err)
 	}
 	return nil

@@ -1,0 +1,266 @@
+//go:build e2e && scale
+
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/examples/controller/internal/controller"
+	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/provisioner"
+)
+
+// scaleReport is one run's figures; docs/benchmarks.md explains each.
+type scaleReport struct {
+	Pods, Deployments                          int
+	BootDelaySeconds                           float64
+	PodsCreatedSeconds, ClaimsSeconds          float64
+	NodesReadySeconds, RunningSeconds          float64
+	Nodes, Claims                              int
+	BindMean, BindPeak                         float64
+	MaxPendingSeconds                          float64
+	ControllerWrites, ControllerReads          int
+	WritesPerNode, ReadsPerNode                float64
+	PricePerHour, PricePlan, PriceLower        float64
+	SteadyNodes, SteadyPods                    int
+	SteadyRequestsPerSecond, SteadyCPUCores    float64
+	RSSMiB, HeapMiB                            float64
+	ReconcileMeanMillis                        float64
+	ReconcileCount                             uint64
+	ScaleDownSettleSeconds                     float64
+	ScaleDownNodesRemoved, ScaleDownEvictions  int
+	ScaleDownWithinIntervals                   bool
+	ChurnScales                                int
+	ChurnSettleSeconds, ChurnMaxPendingSeconds float64
+	LeakedVMs, StuckClaims, LostPods           int
+}
+
+func (r *scaleReport) log(t *testing.T) {
+	t.Helper()
+	t.Logf("scale-up of %d pods from %d Deployments (boot delay %.0f s): pods created %.1f s, all NodeClaims %.1f s, "+
+		"all nodes initialized %.1f s, all pods Running %.1f s (%.1f s past the boot delay)",
+		r.Pods, r.Deployments, r.BootDelaySeconds, r.PodsCreatedSeconds, r.ClaimsSeconds, r.NodesReadySeconds,
+		r.RunningSeconds, r.RunningSeconds-r.BootDelaySeconds)
+	t.Logf("nodes %d, NodeClaims %d; kube-scheduler bound %.1f pods/s on average, %.0f in the busiest second",
+		r.Nodes, r.Claims, r.BindMean, r.BindPeak)
+	t.Logf("controller requests during scale-up: %d writes (%.1f per node), %d reads (%.1f per node)",
+		r.ControllerWrites, r.WritesPerNode, r.ControllerReads, r.ReadsPerNode)
+	t.Logf("price $%.2f/h; an offline plan of the same pods $%.2f/h; its lower bound $%.2f/h", r.PricePerHour, r.PricePlan, r.PriceLower)
+	t.Logf("steady state at %d nodes / %d pods: %.2f controller requests/s, process %.3f cores, RSS %.0f MiB (heap %.0f MiB), "+
+		"reconcile mean %.2f ms over %d", r.SteadyNodes, r.SteadyPods, r.SteadyRequestsPerSecond, r.SteadyCPUCores, r.RSSMiB, r.HeapMiB,
+		r.ReconcileMeanMillis, r.ReconcileCount)
+	t.Logf("scale-down: settled in %.1f s (within 10 disruption intervals: %v), %d nodes removed, %d evictions",
+		r.ScaleDownSettleSeconds, r.ScaleDownWithinIntervals, r.ScaleDownNodesRemoved, r.ScaleDownEvictions)
+	t.Logf("churn: %d scalings, settled %.1f s after, longest pending %.1f s; leaked VMs %d, stuck NodeClaims %d, lost pods %d",
+		r.ChurnScales, r.ChurnSettleSeconds, r.ChurnMaxPendingSeconds, r.LeakedVMs, r.StuckClaims, r.LostPods)
+}
+
+// append adds the report as one JSON line to path (nothing when path is empty).
+func (r *scaleReport) append(t *testing.T, path string) {
+	t.Helper()
+	if path == "" {
+		return
+	}
+	line, err := json.Marshal(r)
+	require.NoError(t, err)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	require.NoError(t, err, "NAPKIT_SCALE_REPORT=%s", path)
+	defer f.Close()
+	_, err = f.Write(append(line, '\n'))
+	require.NoError(t, err)
+}
+
+// requestsByMethod reads rest_client_requests_total of the controller's clients by HTTP method.
+func requestsByMethod(t *testing.T, reg *prometheus.Registry) map[string]float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	require.NoError(t, err)
+	out := map[string]float64{}
+	for _, f := range families {
+		if f.GetName() != "rest_client_requests_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "method" {
+					out[strings.ToUpper(l.GetValue())] += m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return out
+}
+
+// writesAndReads splits the requests between two readings into writes and reads (GET, LIST and
+// the WATCH requests that start watches).
+func writesAndReads(before, after map[string]float64) (writes, reads int) {
+	for method, n := range after {
+		d := int(n - before[method])
+		if method == "GET" {
+			reads += d
+		} else {
+			writes += d
+		}
+	}
+	return writes, reads
+}
+
+// reconcileSums are controller_runtime_reconcile_time_seconds' sum and count over all reconcilers.
+type reconcileSums struct {
+	sum   float64
+	count uint64
+}
+
+func reconcileTimes(t *testing.T, reg *prometheus.Registry) reconcileSums {
+	t.Helper()
+	families, err := reg.Gather()
+	require.NoError(t, err)
+	var out reconcileSums
+	for _, f := range families {
+		if f.GetName() == "controller_runtime_reconcile_time_seconds" {
+			for _, m := range f.GetMetric() {
+				out.sum += m.GetHistogram().GetSampleSum()
+				out.count += m.GetHistogram().GetSampleCount()
+			}
+		}
+	}
+	return out
+}
+
+// since is the mean reconcile time in milliseconds and the number of reconciles since before.
+func (r reconcileSums) since(before reconcileSums) (float64, uint64) {
+	n := r.count - before.count
+	if n == 0 {
+		return 0, 0
+	}
+	return (r.sum - before.sum) / float64(n) * 1000, n
+}
+
+// processCPU is the test process's user+system CPU time in seconds (from /proc/self/stat). The
+// controller runs in this process beside the simulated Azure and kubelets, so it is an upper bound
+// on the controller's own.
+func processCPU(t *testing.T) float64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/stat")
+	require.NoError(t, err)
+	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+	utime, err1 := strconv.ParseFloat(fields[11], 64)
+	stime, err2 := strconv.ParseFloat(fields[12], 64)
+	require.NoError(t, err1)
+	require.NoError(t, err2)
+	const clockTicks = 100 // USER_HZ on Linux
+	return (utime + stime) / clockTicks
+}
+
+// processMemory is the process's resident set (VmRSS) and Go heap in use, in MiB; like
+// processCPU, an upper bound on the controller's.
+func processMemory(t *testing.T) (rss, heap float64) {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/status")
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			require.NoError(t, err)
+			rss = kb / 1024
+		}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return rss, float64(ms.HeapInuse) / (1 << 20)
+}
+
+// clusterPrice sums the on-demand price of every node's instance type in its zone.
+func clusterPrice(t *testing.T, w *watcher) float64 {
+	t.Helper()
+	cat, err := baseCatalogue()
+	require.NoError(t, err)
+	total := 0.0
+	for _, obj := range w.nodes.GetStore().List() {
+		node := obj.(*corev1.Node)
+		it, ok := cat.Find(node.Labels[api.LabelInstanceType])
+		require.True(t, ok, "node %s: instance type %q not in the catalogue", node.Name, node.Labels[api.LabelInstanceType])
+		for _, o := range it.Offerings {
+			if o.Zone == node.Labels[api.LabelZone] && o.CapacityType == node.Labels[api.LabelCapacityType] {
+				total += o.Price
+				break
+			}
+		}
+	}
+	return total
+}
+
+// lowerBound plans the scale-up's pods offline, all pending on an empty cluster, with the same
+// NodePool and catalogue, and returns the plan's lower bound and price: what the controller's
+// cluster costs is judged against them.
+func lowerBound(t *testing.T, w *watcher, ns string) (lower, plan float64) {
+	t.Helper()
+	pool, err := controller.FromUnstructured[api.NodePool](scalePool())
+	require.NoError(t, err)
+	pool.Default()
+	class, err := controller.FromUnstructured[api.AKSNodeClass](seedNodeClass(t))
+	require.NoError(t, err)
+	class.Default()
+	build, err := controller.NewCatalogue(region, api.DefaultClusterNetwork(), launch.NewUnavailableOfferings(time.Now))
+	require.NoError(t, err)
+	cat, err := build(class)
+	require.NoError(t, err)
+	var pods []*corev1.Pod
+	for _, obj := range w.pods.GetStore().List() {
+		pod := obj.(*corev1.Pod).DeepCopy()
+		if pod.DeletionTimestamp != nil {
+			continue
+		}
+		pod.Spec.NodeName, pod.Status = "", corev1.PodStatus{}
+		pods = append(pods, pod)
+	}
+	out, err := provisioner.Solve(provisioner.Input{Pods: pods,
+		NodePools:  []provisioner.NodePoolInput{{NodePool: pool, InstanceTypes: cat.InstanceTypes}},
+		Namespaces: []*corev1.Namespace{{ObjectMeta: metav1.ObjectMeta{Name: ns}}}})
+	require.NoError(t, err)
+	return out.Cost.LowerBoundPerHour, out.Cost.PricePerHour
+}
+
+// requireNoLeaks checks the settled cluster: every VM has a NodeClaim, every NodeClaim is
+// initialized and has a VM, and want pods run.
+func requireNoLeaks(t *testing.T, s *stack, w *watcher, want int, r *scaleReport) {
+	t.Helper()
+	insts, err := s.launcher.List(t.Context())
+	require.NoError(t, err)
+	claims := map[string]*api.NodeClaim{}
+	for _, obj := range w.claims.GetStore().List() {
+		nc, err := controller.FromUnstructured[api.NodeClaim](obj)
+		require.NoError(t, err)
+		claims[nc.Status.ProviderID] = nc
+	}
+	vms := map[string]bool{}
+	var leaked, stuck []string
+	for _, inst := range insts {
+		vms[inst.ProviderID] = true
+		if claims[inst.ProviderID] == nil {
+			leaked = append(leaked, inst.Name)
+		}
+	}
+	for id, nc := range claims {
+		if !vms[id] || !conditionTrue(nc, api.ConditionInitialized) {
+			stuck = append(stuck, nc.Name)
+		}
+	}
+	c := w.count()
+	r.LeakedVMs, r.StuckClaims, r.LostPods = max(r.LeakedVMs, len(leaked)), max(r.StuckClaims, len(stuck)), max(r.LostPods, want-c.running)
+	require.Empty(t, leaked, "VMs without a NodeClaim")
+	require.Empty(t, stuck, "NodeClaims without a VM or not initialized")
+	require.Equal(t, want, c.running, "Running pods")
+}

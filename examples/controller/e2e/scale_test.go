@@ -1,0 +1,217 @@
+//go:build e2e && scale
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/napkit/napkit/examples/controller/internal/controller"
+	"github.com/napkit/napkit/examples/controller/internal/simnodes"
+)
+
+// The scale suite's controller timing: Karpenter's batch windows (1 s idle, 10 s max); a 5 s
+// disruption interval and validation delay, half of Karpenter's, so that a scale-down settles in
+// minutes; everything else at the controller's defaults (budgets: 10 % of the nodes).
+const (
+	scaleDisruptionInterval = 5 * time.Second
+	scaleSampleEvery        = 100 * time.Millisecond
+)
+
+// TestScale runs the suite's four phases on one control plane: scale-up of pending pods from 50
+// Deployments, the idle steady state, a scale-down of 80 % of the pods, and churn. It reports its
+// figures (t.Log, and NAPKIT_SCALE_REPORT as JSON) and fails on a lost pod, a leaked VM, a stuck
+// NodeClaim, or a phase that does not finish within its timeout. scripts/scale.sh runs it.
+func TestScale(t *testing.T) {
+	p := readScaleParams(t)
+	s := startStack(t, stackOptions{
+		tune: func(cfg *controller.Config) {
+			cfg.BatchIdle, cfg.BatchMax = time.Second, 10*time.Second
+			cfg.DisruptionInterval, cfg.ValidationDelay = scaleDisruptionInterval, scaleDisruptionInterval
+			cfg.MaxConcurrentLaunches = 50
+		},
+		kubelet: func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
+	})
+	ctx := t.Context()
+	require.NoError(t, s.c.create(ctx, seedNodeClass(t), scalePool()))
+	ns := s.c.newNamespace(t, "scale")
+	w := startWatcher(t, s.c)
+	r := &scaleReport{Pods: p.pods, Deployments: deploymentsPerRun, BootDelaySeconds: p.bootDelay.Seconds()}
+
+	shapes := scaleShapes()
+	perDeployment := int32(p.pods / deploymentsPerRun)
+	scaleUp(t, s, w, ns, shapes, perDeployment, p, r)
+	r.PriceLower, r.PricePlan = lowerBound(t, w, ns)
+	steadyState(t, s, w, p, r)
+	scaleDown(t, s, w, ns, shapes, perDeployment, r)
+	churn(t, s, w, ns, shapes, perDeployment, p, r)
+	r.log(t)
+	r.append(t, p.reportPath)
+}
+
+// scaleUp creates the Deployments and waits for every pod to run, sampling the caches to find
+// when the last NodeClaim was created, the last node initialized and the last pod started.
+func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, replicas int32, p scaleParams, r *scaleReport) {
+	t.Helper()
+	before := requestsByMethod(t, s.metrics)
+	began := time.Now()
+	for _, shape := range shapes {
+		_, err := s.c.kube.AppsV1().Deployments(ns).Create(t.Context(), shape.deployment(ns, replicas), metav1.CreateOptions{})
+		require.NoError(t, err)
+	}
+	timeout := 5*time.Minute + time.Duration(p.pods)*30*time.Millisecond + p.bootDelay
+	var samples []sample
+	err := sampleUntil(t.Context(), w, timeout, func(c counts) bool {
+		samples = append(samples, sample{at: time.Now(), c: c})
+		return c.running == p.pods && c.pending == 0
+	})
+	require.NoError(t, err, "scale-up: %d pods not all Running; last %+v", p.pods, lastCounts(samples))
+	final := samples[len(samples)-1].c
+	first := func(ok func(counts) bool) float64 {
+		for _, smp := range samples {
+			if ok(smp.c) {
+				return smp.at.Sub(began).Seconds()
+			}
+		}
+		return -1
+	}
+	r.PodsCreatedSeconds = first(func(c counts) bool { return c.pods == p.pods })
+	r.ClaimsSeconds = first(func(c counts) bool { return c.claims == final.claims })
+	r.NodesReadySeconds = first(func(c counts) bool { return c.initialized == final.nodes })
+	r.RunningSeconds = first(func(c counts) bool { return c.running == p.pods })
+	r.Nodes, r.Claims = final.nodes, final.claims
+	r.BindMean, r.BindPeak = w.bindingRate(began)
+	r.MaxPendingSeconds = w.takePendingFor().Seconds()
+	after := requestsByMethod(t, s.metrics)
+	r.ControllerWrites, r.ControllerReads = writesAndReads(before, after)
+	if final.claims > 0 {
+		r.WritesPerNode = float64(r.ControllerWrites) / float64(final.claims)
+		r.ReadsPerNode = float64(r.ControllerReads) / float64(final.claims)
+	}
+	r.PricePerHour = clusterPrice(t, w)
+}
+
+// sample is one reading of the caches and when it was taken.
+type sample struct {
+	at time.Time
+	c  counts
+}
+
+func lastCounts(samples []sample) counts {
+	if len(samples) == 0 {
+		return counts{}
+	}
+	return samples[len(samples)-1].c
+}
+
+// sampleUntil reads the caches every scaleSampleEvery until done says so or timeout passes.
+func sampleUntil(ctx context.Context, w *watcher, timeout time.Duration, done func(counts) bool) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	tick := time.NewTicker(scaleSampleEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("after %s: %w", timeout, ctx.Err())
+		case <-tick.C:
+			if done(w.count()) {
+				return nil
+			}
+		}
+	}
+}
+
+// steadyState samples the idle cluster: process memory and CPU, the controller's API requests per
+// second, and its reconcile latency.
+func steadyState(t *testing.T, s *stack, w *watcher, p scaleParams, r *scaleReport) {
+	t.Helper()
+	before, cpuBefore := requestsByMethod(t, s.metrics), processCPU(t)
+	reconcileBefore := reconcileTimes(t, s.metrics)
+	began := time.Now()
+	select {
+	case <-t.Context().Done():
+		t.Fatal(t.Context().Err())
+	case <-time.After(p.steady):
+	}
+	elapsed := time.Since(began).Seconds()
+	after := requestsByMethod(t, s.metrics)
+	writes, reads := writesAndReads(before, after)
+	r.SteadyRequestsPerSecond = float64(writes+reads) / elapsed
+	r.SteadyCPUCores = (processCPU(t) - cpuBefore) / elapsed
+	r.RSSMiB, r.HeapMiB = processMemory(t)
+	r.ReconcileMeanMillis, r.ReconcileCount = reconcileTimes(t, s.metrics).since(reconcileBefore)
+	r.SteadyNodes, r.SteadyPods = w.count().nodes, w.count().running
+}
+
+// scaleDown deletes 80 % of the pods (every Deployment to a fifth) and waits for consolidation
+// to settle: no NodeClaim created or deleted for three disruption intervals past the validation
+// delay, every remaining pod Running. A pod evicted is replaced by its ReplicaSet, so the pods
+// created after the scale-down are the evictions.
+func scaleDown(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, replicas int32, r *scaleReport) {
+	t.Helper()
+	keep := max(replicas/5, 1)
+	want := int(keep) * len(shapes)
+	createdBefore := w.podsCreated()
+	began := time.Now()
+	for _, shape := range shapes {
+		require.NoError(t, s.c.scale(t.Context(), ns, shape.name, keep))
+	}
+	settled, removed := waitSettled(t, w, want, 15*time.Minute)
+	r.ScaleDownSettleSeconds = settled.Sub(began).Seconds()
+	r.ScaleDownNodesRemoved = removed
+	r.ScaleDownEvictions = w.podsCreated() - createdBefore
+	r.ScaleDownWithinIntervals = r.ScaleDownSettleSeconds <= 10*scaleDisruptionInterval.Seconds()
+	requireNoLeaks(t, s, w, want, r)
+}
+
+// churn scales random Deployments up and down for the churn duration, then returns them to a
+// fifth and checks that everything settles: no leaked VM, no stuck NodeClaim, no lost pod.
+func churn(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, replicas int32, p scaleParams, r *scaleReport) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(7, 11))
+	_ = w.takePendingFor()
+	end := time.Now().Add(p.churn)
+	for time.Now().Before(end) {
+		for range 5 {
+			shape := shapes[rng.IntN(len(shapes))]
+			require.NoError(t, s.c.scale(t.Context(), ns, shape.name, int32(rng.IntN(int(2*replicas)+1))))
+			r.ChurnScales++
+		}
+		time.Sleep(3 * time.Second)
+	}
+	keep := max(replicas/5, 1)
+	for _, shape := range shapes {
+		require.NoError(t, s.c.scale(t.Context(), ns, shape.name, keep))
+	}
+	began := time.Now()
+	settled, _ := waitSettled(t, w, int(keep)*len(shapes), 15*time.Minute)
+	r.ChurnSettleSeconds = settled.Sub(began).Seconds()
+	r.ChurnMaxPendingSeconds = w.takePendingFor().Seconds()
+	requireNoLeaks(t, s, w, int(keep)*len(shapes), r)
+}
+
+// waitSettled waits until want pods run, none is pending or terminating, and the NodeClaims and
+// nodes have not changed for the quiet period; it returns the time of the last change and how
+// many nodes went since the call.
+func waitSettled(t *testing.T, w *watcher, want int, timeout time.Duration) (time.Time, int) {
+	t.Helper()
+	quiet := 3*scaleDisruptionInterval + scaleDisruptionInterval // three passes past a validation delay
+	start := w.count()
+	last, lastChange := start, time.Now()
+	err := sampleUntil(t.Context(), w, timeout, func(c counts) bool {
+		if c.claims != last.claims || c.nodes != last.nodes {
+			lastChange = time.Now()
+		}
+		last = c
+		return c.running == want && c.pending == 0 && c.terminating == 0 && time.Since(lastChange) >= quiet
+	})
+	require.NoError(t, err, "settling to %d Running pods; last %+v", want, last)
+	return lastChange, max(start.nodes-last.nodes, 0)
+}

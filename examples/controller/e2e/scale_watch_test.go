@@ -1,0 +1,159 @@
+//go:build e2e && scale
+
+package e2e
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/examples/controller/internal/controller"
+)
+
+// watcher follows pods, nodes and NodeClaims through informers, so that the suite measures a
+// cluster of thousands of objects without listing it every poll: the counts are read from the
+// caches and the binding times are stamped as the watch events arrive.
+type watcher struct {
+	pods, nodes, claims cache.SharedIndexInformer
+	mu                  sync.Mutex
+	bound               []time.Time // when each binding was seen, in order
+	created             map[string]time.Time
+	pendingFor          time.Duration // the longest a pod waited from creation to Running
+}
+
+func startWatcher(t *testing.T, c *cluster) *watcher {
+	t.Helper()
+	kf := informers.NewSharedInformerFactory(c.kube, 0)
+	w := &watcher{pods: kf.Core().V1().Pods().Informer(), nodes: kf.Core().V1().Nodes().Informer(),
+		claims:  dynamicinformer.NewDynamicSharedInformerFactory(c.dyn, 0).ForResource(controller.NodeClaimsGVR).Informer(),
+		created: map[string]time.Time{}}
+	_, err := w.pods.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { w.onPod(nil, obj) },
+		UpdateFunc: w.onPod,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	for _, inf := range []cache.SharedIndexInformer{w.pods, w.nodes, w.claims} {
+		go inf.Run(ctx.Done())
+	}
+	if !cache.WaitForCacheSync(t.Context().Done(), w.pods.HasSynced, w.nodes.HasSynced, w.claims.HasSynced) {
+		t.Fatal("the suite's informers did not sync")
+	}
+	return w
+}
+
+func (w *watcher) onPod(oldObj, obj any) {
+	pod, ok := obj.(*corev1.Pod)
+	if !ok {
+		return
+	}
+	old, _ := oldObj.(*corev1.Pod)
+	now := time.Now()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if old == nil {
+		w.created[string(pod.UID)] = now
+	}
+	if pod.Spec.NodeName != "" && (old == nil || old.Spec.NodeName == "") {
+		w.bound = append(w.bound, now)
+	}
+	if pod.Status.Phase == corev1.PodRunning && (old == nil || old.Status.Phase != corev1.PodRunning) {
+		if at, ok := w.created[string(pod.UID)]; ok {
+			w.pendingFor = max(w.pendingFor, now.Sub(at))
+		}
+	}
+}
+
+// counts is one reading of the caches.
+type counts struct {
+	pods, running, pending, terminating int
+	nodes, initialized                  int
+	claims                              int
+}
+
+func (w *watcher) count() counts {
+	var c counts
+	for _, obj := range w.pods.GetStore().List() {
+		pod := obj.(*corev1.Pod)
+		switch {
+		case pod.DeletionTimestamp != nil:
+			c.terminating++
+		case pod.Status.Phase == corev1.PodRunning && pod.Spec.NodeName != "":
+			c.pods++
+			c.running++
+		default:
+			c.pods++
+			c.pending++
+		}
+	}
+	for _, obj := range w.nodes.GetStore().List() {
+		node := obj.(*corev1.Node)
+		c.nodes++
+		if node.Labels[api.LabelNodeInitialized] == "true" && nodeIsReady(node) {
+			c.initialized++
+		}
+	}
+	c.claims = len(w.claims.GetStore().ListKeys())
+	return c
+}
+
+func nodeIsReady(node *corev1.Node) bool {
+	for _, cond := range node.Status.Conditions {
+		if cond.Type == corev1.NodeReady {
+			return cond.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// bindingRate is kube-scheduler's binding rate over the bindings seen since from: the mean over
+// their span, and the most bindings seen in any one second.
+func (w *watcher) bindingRate(from time.Time) (mean, peak float64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var times []time.Time
+	for _, at := range w.bound {
+		if !at.Before(from) {
+			times = append(times, at)
+		}
+	}
+	if len(times) < 2 {
+		return 0, 0
+	}
+	if span := times[len(times)-1].Sub(times[0]).Seconds(); span > 0 {
+		mean = float64(len(times)) / span
+	}
+	for i, j := 0, 0; j < len(times); j++ {
+		for times[j].Sub(times[i]) > time.Second {
+			i++
+		}
+		peak = max(peak, float64(j-i+1))
+	}
+	return mean, peak
+}
+
+// podsCreated is how many pods the watch has seen created.
+func (w *watcher) podsCreated() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.created)
+}
+
+// takePendingFor returns the longest creation-to-Running wait seen since the last call.
+func (w *watcher) takePendingFor() time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	d := w.pendingFor
+	w.pendingFor = 0
+	return d
+}

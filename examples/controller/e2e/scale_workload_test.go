@@ -1,0 +1,116 @@
+//go:build e2e && scale
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/napkit/napkit/api"
+)
+
+// scaleParams size one run of the scale suite; scripts/scale.sh sets them from small|full.
+type scaleParams struct {
+	pods       int           // NAPKIT_SCALE_PODS: pending pods of the scale-up, a multiple of 50
+	bootDelay  time.Duration // NAPKIT_SCALE_BOOT_DELAY: VM seen -> Node registered
+	steady     time.Duration // NAPKIT_SCALE_STEADY: how long the idle steady state is sampled
+	churn      time.Duration // NAPKIT_SCALE_CHURN: how long Deployments are scaled at random
+	reportPath string        // NAPKIT_SCALE_REPORT: a file the figures are appended to as JSON lines
+}
+
+// deploymentsPerRun is the number of Deployments the pods come from.
+const deploymentsPerRun = 50
+
+func readScaleParams(t *testing.T) scaleParams {
+	t.Helper()
+	p := scaleParams{pods: 300, bootDelay: 5 * time.Second, steady: 20 * time.Second, churn: 45 * time.Second,
+		reportPath: os.Getenv("NAPKIT_SCALE_REPORT")}
+	if v := os.Getenv("NAPKIT_SCALE_PODS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 || n%deploymentsPerRun != 0 {
+			t.Fatalf("NAPKIT_SCALE_PODS=%q: want a positive multiple of %d", v, deploymentsPerRun)
+		}
+		p.pods = n
+	}
+	for _, d := range []struct {
+		env string
+		to  *time.Duration
+	}{{"NAPKIT_SCALE_BOOT_DELAY", &p.bootDelay}, {"NAPKIT_SCALE_STEADY", &p.steady}, {"NAPKIT_SCALE_CHURN", &p.churn}} {
+		v := os.Getenv(d.env)
+		if v == "" {
+			continue
+		}
+		parsed, err := time.ParseDuration(v)
+		if err != nil || parsed < 0 {
+			t.Fatalf("%s=%q: want a non-negative duration such as 30s", d.env, v)
+		}
+		*d.to = parsed
+	}
+	return p
+}
+
+// Karpenter's scheduling benchmark draws pod requests from these (pkg/controllers/provisioning/
+// scheduling/scheduling_benchmark_test.go; see ../shared/reference/karpenter-core.md, 3.1).
+var (
+	benchmarkCPUs     = []string{"100m", "250m", "500m", "1", "1500m"}
+	benchmarkMemories = []string{"100Mi", "256Mi", "512Mi", "1Gi", "2Gi", "4Gi"}
+)
+
+// scaleShape is one Deployment of the mix.
+type scaleShape struct {
+	name, cpu, memory string
+	// zoneSpread adds a zonal topology spread (maxSkew 1, DoNotSchedule); antiAffinity a required
+	// hostname anti-affinity to its own pods (one pod per node).
+	zoneSpread, antiAffinity bool
+}
+
+// scaleShapes is the mix: every shape of the benchmark's cpu x memory grid, one Deployment in ten
+// spread over zones and one in ten anti-affine per host.
+func scaleShapes() []scaleShape {
+	out := make([]scaleShape, deploymentsPerRun)
+	for i := range out {
+		out[i] = scaleShape{name: fmt.Sprintf("shape-%02d", i), cpu: benchmarkCPUs[i%len(benchmarkCPUs)],
+			memory:     benchmarkMemories[(i/len(benchmarkCPUs))%len(benchmarkMemories)],
+			zoneSpread: i%10 == 3, antiAffinity: i%10 == 7}
+	}
+	return out
+}
+
+func (s scaleShape) deployment(ns string, replicas int32) *appsv1.Deployment {
+	d := deployment(ns, s.name, replicas, s.cpu)
+	spec := &d.Spec.Template.Spec
+	spec.Containers[0].Resources.Requests[corev1.ResourceMemory] = resource.MustParse(s.memory)
+	own := &metav1.LabelSelector{MatchLabels: map[string]string{"app": s.name}}
+	if s.zoneSpread {
+		spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: api.LabelZone,
+			WhenUnsatisfiable: corev1.DoNotSchedule, LabelSelector: own}}
+	}
+	if s.antiAffinity {
+		spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{TopologyKey: api.LabelHostname, LabelSelector: own}}}}
+	}
+	// Fast rollouts: the ReplicaSet controller creates pods in slow-start batches anyway.
+	d.Spec.ProgressDeadlineSeconds = ptrTo(int32(3600))
+	return d
+}
+
+// scalePool is the suite's NodePool: on-demand amd64 of any family, consolidation of empty and
+// underutilized nodes after 10 s, and the default budget (10 % of the nodes at once).
+func scalePool() *unstructured.Unstructured {
+	in := func(key string, values ...any) map[string]any {
+		return map[string]any{"key": key, "operator": "In", "values": values}
+	}
+	return nodePoolObject("scale", map[string]any{"consolidationPolicy": "WhenEmptyOrUnderutilized", "consolidateAfter": "10s"},
+		[]any{in(api.LabelArch, "amd64"), in(api.LabelCapacityType, api.CapacityTypeOnDemand)})
+}
+
+func ptrTo[T any](v T) *T { return &v }
