@@ -26,9 +26,14 @@ export KUBE_LOCAL_CONTROLLER_MANAGER_ARGS="${KUBE_LOCAL_CONTROLLER_MANAGER_ARGS:
 run() { # PODS RUNS TIMEOUT
 	local i
 	for ((i = 1; i <= $2; i++)); do
-		echo "== scale: $1 pods, run $i of $2 (report: $NAPKIT_SCALE_REPORT)"
-		(cd "$repo/examples" && NAPKIT_SCALE_PODS="$1" go test -tags e2e,scale -count=1 -timeout "$3" \
-			-run '^TestScale$' -v ./controller/e2e/ | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+scale_)')
+		local log="${TMPDIR:-/tmp}/napkit-scale-$1-$i.log"
+		echo "== scale: $1 pods, run $i of $2 (report: $NAPKIT_SCALE_REPORT, full log: $log)"
+		if ! (cd "$repo/examples" && NAPKIT_SCALE_PODS="$1" go test -tags e2e,scale -count=1 -timeout "$3" \
+			-run '^TestScale$' -v ./controller/e2e/ >"$log" 2>&1); then
+			tail -n 80 "$log"
+			return 1
+		fi
+		grep -E '^\s+scale_report_test.go|^(--- |ok)' "$log"
 	done
 }
 

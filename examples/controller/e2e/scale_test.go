@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 
 	"github.com/napkit/napkit/examples/controller/internal/controller"
 	"github.com/napkit/napkit/examples/controller/internal/simnodes"
@@ -43,6 +44,7 @@ func TestScale(t *testing.T) {
 	ns := s.c.newNamespace(t, "scale")
 	w := startWatcher(t, s.c)
 	r := &scaleReport{Pods: p.pods, Deployments: deploymentsPerRun, BootDelaySeconds: p.bootDelay.Seconds()}
+	defer r.log(t) // the figures so far, also when a phase fails
 
 	shapes := scaleShapes()
 	perDeployment := int32(p.pods / deploymentsPerRun)
@@ -51,7 +53,6 @@ func TestScale(t *testing.T) {
 	steadyState(t, s, w, p, r)
 	scaleDown(t, s, w, ns, shapes, perDeployment, r)
 	churn(t, s, w, ns, shapes, perDeployment, p, r)
-	r.log(t)
 	r.append(t, p.reportPath)
 }
 
@@ -161,7 +162,7 @@ func scaleDown(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShap
 	createdBefore := w.podsCreated()
 	began := time.Now()
 	for _, shape := range shapes {
-		require.NoError(t, s.c.scale(t.Context(), ns, shape.name, keep))
+		require.NoError(t, scaleDeployment(t, s, ns, shape.name, keep))
 	}
 	settled, removed := waitSettled(t, w, want, 15*time.Minute)
 	r.ScaleDownSettleSeconds = settled.Sub(began).Seconds()
@@ -181,20 +182,26 @@ func churn(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, r
 	for time.Now().Before(end) {
 		for range 5 {
 			shape := shapes[rng.IntN(len(shapes))]
-			require.NoError(t, s.c.scale(t.Context(), ns, shape.name, int32(rng.IntN(int(2*replicas)+1))))
+			require.NoError(t, scaleDeployment(t, s, ns, shape.name, int32(rng.IntN(int(2*replicas)+1))))
 			r.ChurnScales++
 		}
 		time.Sleep(3 * time.Second)
 	}
 	keep := max(replicas/5, 1)
 	for _, shape := range shapes {
-		require.NoError(t, s.c.scale(t.Context(), ns, shape.name, keep))
+		require.NoError(t, scaleDeployment(t, s, ns, shape.name, keep))
 	}
 	began := time.Now()
 	settled, _ := waitSettled(t, w, int(keep)*len(shapes), 15*time.Minute)
 	r.ChurnSettleSeconds = settled.Sub(began).Seconds()
 	r.ChurnMaxPendingSeconds = w.takePendingFor().Seconds()
 	requireNoLeaks(t, s, w, int(keep)*len(shapes), r)
+}
+
+// scaleDeployment sets the replicas, retrying when the Deployment controller's own status writes
+// make the read version stale.
+func scaleDeployment(t *testing.T, s *stack, ns, name string, replicas int32) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error { return s.c.scale(t.Context(), ns, name, replicas) })
 }
 
 // waitSettled waits until want pods run, none is pending or terminating, and the NodeClaims and
