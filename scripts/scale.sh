@@ -33,7 +33,7 @@ run() { # PODS RUNS TIMEOUT
 			tail -n 80 "$log"
 			return 1
 		fi
-		grep -E '^\s+scale_report_test.go|^(--- |ok)' "$log"
+		grep -E '^\s+scale_|^(--- |ok)' "$log"
 	done
 }
 

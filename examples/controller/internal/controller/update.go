@@ -15,8 +15,9 @@ import (
 // per write instead of a read and a write. Several reconcilers (and, in the simulation, the
 // simulated kubelet) change the same Nodes and NodeClaims and the cache may lag, so a conflict
 // reads the object fresh and applies the change again (mutate must be safe to repeat). A mutate
-// that finds nothing to change on a stale copy writes nothing: the event that makes the cache
-// current queues the object again.
+// that finds nothing to change on the cached copy is asked again on a fresh read: the copy may
+// predate the very change it would undo (a condition set a moment ago), and a skipped write would
+// never be retried.
 
 // maxWriteAttempts bounds the fresh reads after conflicts (client-go's retry.DefaultRetry: 5).
 const maxWriteAttempts = 5
@@ -34,34 +35,28 @@ func (c *Controller) updateClaimStatus(ctx context.Context, name string, mutate 
 
 func (c *Controller) writeClaim(ctx context.Context, name string, mutate func(*api.NodeClaim) bool, status bool) error {
 	res := c.cfg.Dynamic.Resource(NodeClaimsGVR)
-	nc := c.claim(name) // decoded: a copy of the cache's object
-	err := writeWithRetry(func() error {
-		if nc == nil {
-			u, err := res.Get(ctx, name, metav1.GetOptions{})
-			if err != nil {
-				return err
-			}
-			if nc, err = FromUnstructured[api.NodeClaim](u); err != nil {
-				return err
-			}
+	read := func() (*api.NodeClaim, error) {
+		u, err := res.Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return nil, err
 		}
-		if !mutate(nc) {
-			return nil
-		}
+		return FromUnstructured[api.NodeClaim](u)
+	}
+	put := func(nc *api.NodeClaim) error {
 		claimTypeMeta(nc)
 		out, err := ToUnstructured(nc)
 		if err != nil {
 			return err
 		}
-		nc = nil // a retry reads fresh
 		if status {
 			_, err = res.UpdateStatus(ctx, out, metav1.UpdateOptions{})
 		} else {
 			_, err = res.Update(ctx, out, metav1.UpdateOptions{})
 		}
 		return err
-	})
-	if err != nil {
+	}
+	// c.claim decodes the cached object: a copy, safe to change.
+	if err := writeFromCache(c.claim(name), read, mutate, put); err != nil {
 		return fmt.Errorf("update NodeClaim %s: %w", name, err)
 	}
 	return nil
@@ -70,42 +65,47 @@ func (c *Controller) writeClaim(ctx context.Context, name string, mutate func(*a
 // updateNode applies mutate to the Node and writes it; mutate returns false for no change.
 func (c *Controller) updateNode(ctx context.Context, name string, mutate func(*corev1.Node) bool) error {
 	nodes := c.cfg.Kube.CoreV1().Nodes()
-	var node *corev1.Node
-	if cached := c.node(name); cached != nil {
-		node = cached.DeepCopy()
+	var cached *corev1.Node
+	if node := c.node(name); node != nil {
+		cached = node.DeepCopy()
 	}
-	err := writeWithRetry(func() error {
-		if node == nil {
-			fresh, err := nodes.Get(ctx, name, metav1.GetOptions{})
-			if err != nil {
-				return err
-			}
-			node = fresh
-		}
-		if !mutate(node) {
-			return nil
-		}
-		out := node
-		node = nil // a retry reads fresh
-		_, err := nodes.Update(ctx, out, metav1.UpdateOptions{})
+	read := func() (*corev1.Node, error) { return nodes.Get(ctx, name, metav1.GetOptions{}) }
+	put := func(node *corev1.Node) error {
+		_, err := nodes.Update(ctx, node, metav1.UpdateOptions{})
 		return err
-	})
-	if err != nil {
+	}
+	if err := writeFromCache(cached, read, mutate, put); err != nil {
 		return fmt.Errorf("update Node %s: %w", name, err)
 	}
 	return nil
 }
 
-// writeWithRetry runs write until it succeeds, fails other than by a conflict, or has run
-// maxWriteAttempts times. No backoff: a conflict is answered by a fresh read, not by waiting.
-func writeWithRetry(write func() error) error {
-	var err error
-	for range maxWriteAttempts {
-		if err = write(); !apierrors.IsConflict(err) {
+// writeFromCache applies mutate to cached (nil: not in the cache) and puts the result. A conflict,
+// or a mutate with nothing to change on the cached copy, reads the object fresh and tries again,
+// at most maxWriteAttempts times; no backoff, since a fresh read, not waiting, answers a conflict.
+func writeFromCache[T any](cached *T, read func() (*T, error), mutate func(*T) bool, put func(*T) error) error {
+	obj, fromCache := cached, cached != nil
+	for attempt := 1; ; attempt++ {
+		if obj == nil {
+			fresh, err := read()
+			if err != nil {
+				return err
+			}
+			obj, fromCache = fresh, false
+		}
+		if !mutate(obj) {
+			if fromCache {
+				obj = nil
+				continue
+			}
+			return nil
+		}
+		err := put(obj)
+		if !apierrors.IsConflict(err) || attempt >= maxWriteAttempts {
 			return err
 		}
+		obj = nil
 	}
-	return err
 }
 
 // removeFinalizer drops f from the list; it reports whether it was there.
