@@ -12,9 +12,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/napkit/napkit/api"
@@ -24,6 +26,7 @@ import (
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/manifest"
 	"github.com/napkit/napkit/provisioner"
+	"github.com/napkit/napkit/snapshot"
 )
 
 // badInput is one row of TestBadInputs: a command line (args, with $F the path of a file holding
@@ -51,7 +54,7 @@ type badInput struct {
 // Nothing here is an answer computed from ignored input.
 func TestBadInputs(t *testing.T) {
 	rows := slicesConcat(manifestRows(t), flagRows(), bootstrapRows(), consolidateRows(t), libraryManifestRows(),
-		libraryCatalogueRows(), librarySolveRows(t), libraryDecideRows(t), libraryBootstrapRows(t))
+		librarySnapshotRows(), libraryCatalogueRows(), librarySolveRows(t), libraryDecideRows(t), libraryBootstrapRows(t))
 	require.GreaterOrEqual(t, len(rows), 60)
 	seen := map[string]bool{}
 	for _, row := range rows {
@@ -176,6 +179,15 @@ func manifestRows(t *testing.T) []badInput {
 		{name: "quantity with a huge exponent", args: plan, exit: 1,
 			manifest: withLines(head+deploymentDoc, "          resources: {requests: {cpu: \"1e4222222200\"}}"),
 			want:     []string{doc3, "spec.template.spec.containers[0].resources.requests.cpu", `"1e4222222200"`, "exponent"}},
+		{name: "ten million replicas", args: plan, exit: 1,
+			manifest: strings.Replace(head+deploymentDoc, "replicas: 2", "replicas: 10000000", 1),
+			want:     []string{doc3, "Deployment shop/web", "spec.replicas", "10000000", "more than the 100000 allowed", "--max-pods"}},
+		{name: "replicas over --max-pods in all", args: []string{"plan", "-f", "$F", "--max-pods", "3"}, exit: 1,
+			manifest: head + deploymentDoc + strings.Replace(deploymentDoc, "name: web,", "name: api,", 1),
+			want:     []string{"$DIR/in.yaml document", "Deployment shop/", "spec.replicas", "4 in all", "more than the 3 allowed"}},
+		{name: "Job parallelism over --max-pods", args: []string{"consolidate", "--now", goldenNow, "-f", "$F", "--max-pods", "5"}, exit: 1,
+			manifest: head + "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: batch}\nspec:\n  parallelism: 6\n  template:\n    spec:\n      containers: [{name: main}]\n",
+			want:     []string{doc3, `Job "batch"`, "spec.parallelism", "6 pods", "more than the 5 allowed"}},
 		{name: "replicas not a number", args: plan, exit: 1,
 			manifest: strings.Replace(head+deploymentDoc, "replicas: 2", "replicas: many", 1),
 			want:     []string{doc3, "spec.replicas", `"many"`}},
@@ -230,6 +242,8 @@ func flagRows() []badInput {
 		{name: "plan -o png", args: []string{"plan", "-f", "$F", "-o", "png"}, exit: 2, want: []string{"-o: want json, yaml, table, svg", `"png"`}},
 		{name: "plan unknown flag", args: []string{"plan", "--frob"}, exit: 2, want: []string{"flag provided but not defined: -frob"}},
 		{name: "plan stray argument", args: []string{"plan", "-f", "$F", "stray"}, exit: 2, want: []string{`unexpected arguments ["stray"]`}},
+		{name: "plan --max-pods 0", args: []string{"plan", "-f", "$F", "--max-pods", "0"}, exit: 2, want: []string{"--max-pods: must be at least 1, got 0"}},
+		{name: "consolidate --max-pods -5", args: []string{"consolidate", "-f", "$F", "--max-pods", "-5"}, exit: 2, want: []string{"--max-pods: must be at least 1, got -5"}},
 		{name: "plan --seed abc", args: []string{"plan", "--seed", "abc"}, exit: 2, want: []string{`invalid value "abc" for flag -seed`}},
 		{name: "plan --nodeclass is not a plan flag", args: []string{"plan", "-f", "$F", "--nodeclass", "x.yaml"}, exit: 2,
 			want: []string{"flag provided but not defined: -nodeclass"}},
@@ -357,6 +371,18 @@ func libraryManifestRows() []badInput {
 					Position: "x.yaml document 4 (line 9)", JSON: []byte(deploymentJSON)}
 				return obj.Decode(&appsv1.Deployment{})
 			}},
+	}
+}
+
+func librarySnapshotRows() []badInput {
+	replicas := func(n int32) *int32 { return &n }
+	deployment := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop"}, Spec: appsv1.DeploymentSpec{Replicas: replicas(10_000_000)}}
+	job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "batch"}, Spec: batchv1.JobSpec{Parallelism: replicas(-1)}}
+	return []badInput{
+		{name: "snapshot.WorkloadPods ten million", is: snapshot.ErrTooManyPods, want: []string{"Deployment shop/web", "spec.replicas", "10000000", "100000"},
+			call: func(*testing.T) error { _, err := snapshot.WorkloadPods([]runtime.Object{deployment}, 0); return err }},
+		{name: "snapshot.WorkloadPods negative parallelism", is: snapshot.ErrBadWorkload, want: []string{"Job batch", "spec.parallelism", "-1"},
+			call: func(*testing.T) error { _, err := snapshot.WorkloadPods([]runtime.Object{job}, 0); return err }},
 	}
 }
 
