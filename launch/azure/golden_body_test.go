@@ -85,3 +85,50 @@ func checkGolden(t *testing.T, name string, v any) {
 	require.NoError(t, err, "run go test ./launch/azure -run Golden -update to create it")
 	assert.True(t, bytes.Equal(want, got), "%s differs; run go test ./launch/azure -run Golden -update and review the diff\n%s", path, got)
 }
+
+// TestARMRefusesWhatTheOldPathSent: the simulated ARM refuses the bodies the controller's old
+// hand-built request produced, and RequestFor's request is accepted. A trusted-launch node class boots a
+// TL-only image, which needs securityType TrustedLaunch on the VM (the old request dropped it); the
+// launcher classifies the refusal as not offering-specific, tries no other offering and leaves no NIC.
+// An Azure CNI node-subnet NIC of 250 pods (the most maxPods allows) fits ARM's 256 IP configurations.
+func TestARMRefusesWhatTheOldPathSent(t *testing.T) {
+	tests := []struct {
+		name    string
+		mutate  func(*launch.RequestOptions)
+		damage  func(*launch.Request) // what the old path left out
+		refused bool
+	}{
+		{"trusted launch kept", func(o *launch.RequestOptions) {
+			o.NodeClass.Spec.Security = &api.Security{SecureBoot: new(true), VTPM: new(true)}
+		}, func(*launch.Request) {}, false},
+		{"trusted launch dropped", func(o *launch.RequestOptions) {
+			o.NodeClass.Spec.Security = &api.Security{SecureBoot: new(true), VTPM: new(true)}
+		}, func(r *launch.Request) { r.TrustedLaunch = launch.TrustedLaunch{} }, true},
+		{"node subnet 250 pods", func(o *launch.RequestOptions) {
+			o.Cluster.Network.PluginMode = ""
+			o.NodeClass.Spec.MaxPods = new(int32(250))
+		}, func(*launch.Request) {}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := requestOptions(t, imagefamily.ModeScriptless, "Standard_D2s_v3", "Standard_D4s_v3")
+			tc.mutate(&opts)
+			req, err := launch.RequestFor(context.Background(), opts)
+			require.NoError(t, err)
+			tc.damage(req)
+			f := newFixture(t, catalogueSim(launch.InstanceTypesFor(opts.NodeClaim, opts.Catalogue)),
+				func(o *azure.Options) { o.DisableNetworkLookup = true })
+			_, err = f.launcher.Create(context.Background(), req)
+			if !tc.refused {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.NotErrorIs(t, err, launch.ErrInsufficientCapacity)
+			assert.ErrorContains(t, err, "'TrustedLaunch' security type")
+			assert.Len(t, f.sim.RequestsFor("vm.put", "aks-default-x7k2p"), 1, "no other offering is tried: it would be refused too")
+			assert.Empty(t, f.sim.NICNames(), "the attempt's NIC is cleaned up")
+			assert.Empty(t, f.sim.VMNames())
+		})
+	}
+}
