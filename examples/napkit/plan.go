@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -24,6 +25,8 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var output outputFlag
 	output.register(fs, "json", "json", "yaml", "table", "svg")
 	seed := fs.Uint64("seed", 0, "seed for ties between equally priced offerings")
+	compact := fs.Bool("compact", false, fmt.Sprintf("with -o json: one line without indentation, each NodeClaim's "+
+		"instanceTypeOptions cut to its first %d names (the launch list is otherwise up to 600)", compactOptions))
 	if err := parseArgs(fs, args, stdout); err != nil {
 		return err
 	}
@@ -54,7 +57,25 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case "table":
 		return writePlanTable(stdout, plan)
 	}
+	if *compact && output.value == "json" {
+		return writeCompactPlan(stdout, plan)
+	}
 	return writeDocument(stdout, output.value, plan)
+}
+
+// compactOptions is how many launch options --compact keeps per NodeClaim: the cheapest ones, which
+// are the ones a launch tries first.
+const compactOptions = 10
+
+// writeCompactPlan writes plan as one line of JSON with short launch lists; 10,000 pods give a few
+// MB instead of tens.
+func writeCompactPlan(w io.Writer, plan *provisioner.Plan) error {
+	for i := range plan.NodeClaims {
+		if opts := plan.NodeClaims[i].InstanceTypeOptions; len(opts) > compactOptions {
+			plan.NodeClaims[i].InstanceTypeOptions = opts[:compactOptions:compactOptions]
+		}
+	}
+	return json.NewEncoder(w).Encode(plan)
 }
 
 func podsByName(pods []*corev1.Pod) map[string]*corev1.Pod {
