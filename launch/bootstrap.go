@@ -18,8 +18,8 @@ import (
 //	aksmachineapi(…batch)  Machine
 type Bootstrap struct {
 	Image      ImageRef
-	CustomData Secret
-	CSE        Secret
+	CustomData bootstrap.Secret
+	CSE        bootstrap.Secret
 	Machine    *bootstrap.Machine
 }
 
@@ -56,10 +56,10 @@ func (b Bootstrap) validate(mode imagefamily.Mode) error {
 	if (b.Image.CommunityGalleryImageID == "") == (b.Image.SharedGalleryID == "") {
 		errs = append(errs, errors.New("exactly one of image.communityGalleryImageID and image.sharedGalleryID is required"))
 	}
-	if _, err := base64.StdEncoding.DecodeString(string(b.CustomData)); err != nil || b.CustomData == "" {
+	if _, err := base64.StdEncoding.DecodeString(b.CustomData.Reveal()); err != nil || b.CustomData.IsZero() {
 		errs = append(errs, errors.New("customData must be non-empty base64"))
 	}
-	if mode == imagefamily.ModeBootstrappingClient && b.CSE == "" {
+	if mode == imagefamily.ModeBootstrappingClient && b.CSE.IsZero() {
 		errs = append(errs, errors.New("cse is required in mode bootstrappingclient"))
 	}
 	return errors.Join(errs...)

@@ -3,6 +3,7 @@ package launch_test
 import (
 	"time"
 
+	"github.com/napkit/napkit/imagefamily/bootstrap"
 	"github.com/napkit/napkit/launch"
 )
 
@@ -50,7 +51,7 @@ func request(name string, candidates ...launch.Candidate) *launch.Request {
 		NodePool:      "default",
 		Candidates:    candidates,
 		Image:         launch.ImageRef{CommunityGalleryImageID: testCIG},
-		CustomData:    testCustomData,
+		CustomData:    bootstrap.NewSecret(testCustomData),
 		OSDiskSizeGB:  128,
 		SubnetID:      testSubnet,
 		SSHPublicKey:  testSSHKey,

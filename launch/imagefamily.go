@@ -176,9 +176,9 @@ func BootstrapFrom(out *imagefamily.Output, hydrated *bootstrap.Hydrated) (Boots
 		if hydrated == nil {
 			return Bootstrap{}, errors.New("mode bootstrappingclient needs the node bootstrapping service's hydrated answer")
 		}
-		b.CustomData, b.CSE = Secret(hydrated.CustomData.Reveal()), Secret(hydrated.CSE.Reveal())
+		b.CustomData, b.CSE = bootstrap.NewSecret(string(hydrated.CustomData.Reveal())), bootstrap.NewSecret(string(hydrated.CSE.Reveal()))
 	default:
-		b.CustomData = Secret(out.CustomData.Reveal())
+		b.CustomData = bootstrap.NewSecret(string(out.CustomData.Reveal()))
 	}
 	return b, nil
 }

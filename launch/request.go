@@ -34,10 +34,10 @@ type Request struct {
 	Image ImageRef
 	// CustomData is the base64 bootstrap payload. It carries a bootstrap
 	// token, so it is never logged, formatted or put in an error.
-	CustomData Secret
+	CustomData bootstrap.Secret
 	// CSE is the custom script extension's command (bootstrappingclient mode
 	// only). It carries the bootstrap token too.
-	CSE Secret
+	CSE bootstrap.Secret
 	// Machine is the AKS Machine body (Machine API modes only); the launcher
 	// sets its size, zone, priority and tags for the offering it picks.
 	Machine *bootstrap.Machine

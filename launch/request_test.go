@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/napkit/napkit/imagefamily/bootstrap"
 	"github.com/napkit/napkit/launch"
 )
 
@@ -30,7 +31,7 @@ func TestRequestValidate(t *testing.T) {
 		{name: "no vCPUs", mutate: func(r *launch.Request) { r.Candidates[0].VCPUs = 0 }, want: "vCPUs"},
 		{name: "two images", mutate: func(r *launch.Request) { r.Image.SharedGalleryID = testSIG }, want: "exactly one"},
 		{name: "no image", mutate: func(r *launch.Request) { r.Image = launch.ImageRef{} }, want: "exactly one"},
-		{name: "customData not base64", mutate: func(r *launch.Request) { r.CustomData = "#!/bin/bash secret" }, want: "customData must be non-empty base64"},
+		{name: "customData not base64", mutate: func(r *launch.Request) { r.CustomData = bootstrap.NewSecret("#!/bin/bash secret") }, want: "customData must be non-empty base64"},
 		{name: "no disk size", mutate: func(r *launch.Request) { r.OSDiskSizeGB = 0 }, want: "osDiskSizeGB"},
 		{name: "no subnet", mutate: func(r *launch.Request) { r.SubnetID = "" }, want: "subnetID"},
 		{name: "no SSH key", mutate: func(r *launch.Request) { r.SSHPublicKey = "" }, want: "sshPublicKey"},
@@ -46,7 +47,7 @@ func TestRequestValidate(t *testing.T) {
 			}
 			require.ErrorIs(t, err, launch.ErrInvalidRequest)
 			assert.Contains(t, err.Error(), tt.want)
-			assert.NotContains(t, err.Error(), string(req.CustomData))
+			assert.NotContains(t, err.Error(), req.CustomData.Reveal())
 		})
 	}
 }
@@ -75,7 +76,7 @@ func TestRequestRedactsCustomData(t *testing.T) {
 	for name, out := range outputs {
 		assert.NotContains(t, out, testCustomData, name)
 	}
-	assert.Contains(t, outputs["%v"], "CustomData: [redacted]")
+	assert.Contains(t, outputs["%v"], "CustomData: <redacted>")
 	assert.Contains(t, outputs["%v"], "default-abc12")
 }
 

@@ -3,15 +3,17 @@ package bootstrap
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"regexp"
 )
 
 // Redacted is what a secret prints as.
 const Redacted = "<redacted>"
 
-// Secret holds a credential, such as the TLS bootstrap token. It prints as <redacted> with every fmt
-// verb (including %#v and %x), as JSON and as text, so it is safe to log the structs that carry it;
-// only Reveal returns the value. The zero Secret is empty.
+// Secret holds a credential, such as the TLS bootstrap token or a launch request's customData. It
+// prints as <redacted> with every fmt verb (including %#v and %x), as JSON, as text and in log/slog,
+// so it is safe to log the structs that carry it; only Reveal returns the value. The zero Secret is
+// empty. It is napkit's one redaction type: package launch carries bootstrap data in it too.
 type Secret struct {
 	value string
 }
@@ -48,6 +50,9 @@ func (s Secret) Format(f fmt.State, verb rune) {
 
 // MarshalJSON writes String as a JSON string.
 func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + s.String() + `"`), nil }
+
+// LogValue keeps the value out of log/slog output, whichever handler formats it.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
 
 // MarshalText writes String.
 func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }

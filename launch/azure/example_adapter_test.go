@@ -76,6 +76,6 @@ func ExampleRequestFor() {
 	fmt.Println(inst.Name, inst.SKU, inst.State, sim.Writes()[inst.Name], "ARM writes")
 	// Output:
 	// default-x7k2p 2 /CommunityGalleries/AKSUbuntu-38d80f77-467a-481f-a8d4-09b6d4220bd2/images/2204gen2containerd/versions/202606.01.0
-	// [redacted]
+	// <redacted>
 	// aks-default-x7k2p Standard_D2s_v3 Succeeded 3 ARM writes
 }

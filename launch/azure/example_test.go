@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/napkit/napkit/imagefamily/bootstrap"
 	"github.com/napkit/napkit/launch"
 	"github.com/napkit/napkit/launch/azure"
 	"github.com/napkit/napkit/launch/azuresim"
@@ -39,7 +40,7 @@ func ExampleNewLauncher() {
 			},
 		}},
 		Image:        launch.ImageRef{CommunityGalleryImageID: testCIG},
-		CustomData:   "IyEvYmluL2Jhc2g=",
+		CustomData:   bootstrap.NewSecret("IyEvYmluL2Jhc2g="),
 		OSDiskSizeGB: 128,
 		SubnetID:     testSubnet,
 		SSHPublicKey: testSSHKey,

@@ -37,7 +37,7 @@ func (l *Launcher) addExtensions(ctx context.Context, vmName string, b launch.Bo
 		// The command carries the bootstrap token: protectedSettings are
 		// encrypted by ARM and never returned.
 		cse := l.extension(csePublisher, cseType, cseVersion, tags)
-		cse.Properties.ProtectedSettings = map[string]string{"commandToExecute": string(b.CSE)}
+		cse.Properties.ProtectedSettings = map[string]string{"commandToExecute": b.CSE.Reveal()}
 		if err := l.putExtension(ctx, vmName, CSEExtensionName, cse); err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/napkit/napkit/imagefamily"
+	"github.com/napkit/napkit/imagefamily/bootstrap"
 	"github.com/napkit/napkit/launch"
 	"github.com/napkit/napkit/launch/azure"
 	"github.com/napkit/napkit/launch/azuresim"
@@ -45,7 +46,7 @@ func TestExtensions(t *testing.T) {
 			}
 			f := newFixture(t, azuresim.Options{}, mutate...)
 			req := request("ext-1", candidate("Standard_D2s_v5", 2, offering("westus2-1", launch.CapacityTypeOnDemand, 0.1)))
-			req.CSE = testCSE
+			req.CSE = bootstrap.NewSecret(testCSE)
 			_, err := f.launcher.Create(context.Background(), req)
 			require.NoError(t, err)
 			var order []string
@@ -68,7 +69,7 @@ func TestExtensionBodies(t *testing.T) {
 		o.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
 	req := request("extbody-1", candidate("Standard_D2s_v5", 2, offering("westus2-1", launch.CapacityTypeOnDemand, 0.1)))
-	req.CSE = testCSE
+	req.CSE = bootstrap.NewSecret(testCSE)
 	_, err := f.launcher.Create(context.Background(), req)
 	require.NoError(t, err)
 

@@ -10,6 +10,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/stretchr/testify/require"
 
+	"github.com/napkit/napkit/imagefamily/bootstrap"
 	"github.com/napkit/napkit/launch"
 	"github.com/napkit/napkit/launch/azure"
 	"github.com/napkit/napkit/launch/azuresim"
@@ -118,7 +119,7 @@ func request(name string, candidates ...launch.Candidate) *launch.Request {
 		NodePool:      "default",
 		Candidates:    candidates,
 		Image:         launch.ImageRef{CommunityGalleryImageID: testCIG},
-		CustomData:    testCustomData,
+		CustomData:    bootstrap.NewSecret(testCustomData),
 		OSDiskSizeGB:  128,
 		SubnetID:      testSubnet,
 		SSHPublicKey:  testSSHKey,

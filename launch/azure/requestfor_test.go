@@ -73,7 +73,7 @@ func TestRequestForScriptless(t *testing.T) {
 	want := generated(t, opts, other, inst)
 	vm := lastPut(t, f.sim, "vm.put", "aks-default-x7k2p")
 	assert.Equal(t, string(want.CustomData.Reveal()), field(vm, "properties.osProfile.customData"))
-	assert.NotEqual(t, string(req.CustomData), field(vm, "properties.osProfile.customData"), "the two sizes reserve differently")
+	assert.NotEqual(t, req.CustomData.Reveal(), field(vm, "properties.osProfile.customData"), "the two sizes reserve differently")
 	assert.Equal(t, want.Image.Reference.ID, field(vm, "properties.storageProfile.imageReference.communityGalleryImageId"))
 }
 

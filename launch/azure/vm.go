@@ -3,6 +3,7 @@ package azure
 import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v7"
+	"github.com/napkit/napkit/imagefamily/bootstrap"
 	"github.com/napkit/napkit/launch"
 )
 
@@ -89,12 +90,12 @@ func managedOSDisk(req *launch.Request, c launch.Candidate) *armcompute.ManagedD
 }
 
 // osProfile allows SSH key login only and carries the bootstrap customData.
-func osProfile(req *launch.Request, customData launch.Secret) *armcompute.OSProfile {
+func osProfile(req *launch.Request, customData bootstrap.Secret) *armcompute.OSProfile {
 	user := req.AdminUser()
 	return &armcompute.OSProfile{
 		AdminUsername: to.Ptr(user),
 		ComputerName:  to.Ptr(ResourceName(req.NodeClaimName)),
-		CustomData:    to.Ptr(string(customData)),
+		CustomData:    to.Ptr(customData.Reveal()),
 		LinuxConfiguration: &armcompute.LinuxConfiguration{
 			DisablePasswordAuthentication: to.Ptr(true),
 			SSH: &armcompute.SSHConfiguration{PublicKeys: []*armcompute.SSHPublicKey{{
