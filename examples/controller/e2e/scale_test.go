@@ -23,6 +23,8 @@ import (
 const (
 	scaleDisruptionInterval = 5 * time.Second
 	scaleSampleEvery        = 100 * time.Millisecond
+	// scaleConsolidateAfter is the suite NodePool's consolidateAfter.
+	scaleConsolidateAfter = 10 * time.Second
 )
 
 // TestScale runs the suite's four phases on one control plane: scale-up of pending pods from 50
@@ -204,16 +206,18 @@ func scaleDeployment(t *testing.T, s *stack, ns, name string, replicas int32) er
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error { return s.c.scale(t.Context(), ns, name, replicas) })
 }
 
-// waitSettled waits until want pods run, none is pending or terminating, and the NodeClaims and
-// nodes have not changed for the quiet period; it returns the time of the last change and how
-// many nodes went since the call.
+// waitSettled waits until want pods run, none is pending or terminating, and the set of
+// NodeClaims and the node count have not changed for the quiet period; it returns the time of the
+// last change and how many nodes went since the call. The quiet period covers the first chance
+// consolidation has to act on a node emptied at the start (consolidateAfter, then a pass and its
+// validation delay) twice over.
 func waitSettled(t *testing.T, w *watcher, want int, timeout time.Duration) (time.Time, int) {
 	t.Helper()
-	quiet := 3*scaleDisruptionInterval + scaleDisruptionInterval // three passes past a validation delay
+	quiet := 2 * (scaleConsolidateAfter + 2*scaleDisruptionInterval)
 	start := w.count()
 	last, lastChange := start, time.Now()
 	err := sampleUntil(t.Context(), w, timeout, func(c counts) bool {
-		if c.claims != last.claims || c.nodes != last.nodes {
+		if c.claimSet != last.claimSet || c.nodes != last.nodes {
 			lastChange = time.Now()
 		}
 		last = c

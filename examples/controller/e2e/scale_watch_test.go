@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"hash/fnv"
 	"sync"
 	"testing"
 	"time"
@@ -79,6 +80,9 @@ type counts struct {
 	pods, running, pending, terminating int
 	nodes, initialized                  int
 	claims                              int
+	// claimSet identifies the set of NodeClaim names (a sum of their hashes), so that a
+	// replacement (one NodeClaim gone, one new) counts as a change.
+	claimSet uint64
 }
 
 func (w *watcher) count() counts {
@@ -103,7 +107,13 @@ func (w *watcher) count() counts {
 			c.initialized++
 		}
 	}
-	c.claims = len(w.claims.GetStore().ListKeys())
+	keys := w.claims.GetStore().ListKeys()
+	c.claims = len(keys)
+	for _, k := range keys {
+		h := fnv.New64a()
+		_, _ = h.Write([]byte(k))
+		c.claimSet += h.Sum64()
+	}
 	return c
 }
 

@@ -109,7 +109,7 @@ func scalePool() *unstructured.Unstructured {
 	in := func(key string, values ...any) map[string]any {
 		return map[string]any{"key": key, "operator": "In", "values": values}
 	}
-	return nodePoolObject("scale", map[string]any{"consolidationPolicy": "WhenEmptyOrUnderutilized", "consolidateAfter": "10s"},
+	return nodePoolObject("scale", map[string]any{"consolidationPolicy": "WhenEmptyOrUnderutilized", "consolidateAfter": scaleConsolidateAfter.String()},
 		[]any{in(api.LabelArch, "amd64"), in(api.LabelCapacityType, api.CapacityTypeOnDemand)})
 }
 
