@@ -10,9 +10,22 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// ErrInvalid is wrapped by every validation error, so callers can tell a bad manifest from other
+// ErrInvalid is the root of napkit's error vocabulary for bad input: every validation error wraps it,
+// and so does each package's own class (see InvalidClass), so callers tell bad input from other
 // failures with errors.Is(err, api.ErrInvalid).
 var ErrInvalid = errors.New("invalid")
+
+// InvalidClass returns a sentinel for one package's invalid input: it reads msg and wraps ErrInvalid,
+// so errors.Is(err, api.ErrInvalid) tells bad input from other failures whichever package found it,
+// and errors.Is(err, thatSentinel) still names the package. Every ErrInvalid* of napkit is one.
+func InvalidClass(msg string) error { return &invalidClass{msg: msg} }
+
+type invalidClass struct{ msg string }
+
+func (c *invalidClass) Error() string { return c.msg }
+
+// Unwrap makes errors.Is(class, ErrInvalid) hold.
+func (c *invalidClass) Unwrap() error { return ErrInvalid }
 
 // ValidationError lists everything wrong with one object; each entry names a field path and, where
 // there is one, the bad value. It matches ErrInvalid, and errors.As finds each *field.Error in it.

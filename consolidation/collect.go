@@ -20,7 +20,7 @@ import (
 
 // ErrInvalidInput classifies every error about the Input itself; test with errors.Is. errors.As
 // with *InputError gives the field.
-var ErrInvalidInput = errors.New("consolidation: invalid input")
+var ErrInvalidInput = api.InvalidClass("consolidation: invalid input")
 
 // InputError names the field of the Input that cannot be decided on, and its value.
 type InputError struct {
@@ -37,8 +37,8 @@ func (e *InputError) Error() string {
 // Unwrap returns the cause.
 func (e *InputError) Unwrap() error { return e.Err }
 
-// Is makes errors.Is(err, ErrInvalidInput) hold.
-func (e *InputError) Is(target error) bool { return target == ErrInvalidInput }
+// Is makes errors.Is(err, ErrInvalidInput) and errors.Is(err, api.ErrInvalid) hold.
+func (e *InputError) Is(target error) bool { return errors.Is(ErrInvalidInput, target) }
 
 func inputErr(field, value, format string, args ...any) error {
 	return &InputError{Field: field, Value: value, Err: fmt.Errorf(format, args...)}

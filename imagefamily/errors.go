@@ -3,6 +3,8 @@ package imagefamily
 import (
 	"errors"
 	"fmt"
+
+	"github.com/napkit/napkit/api"
 )
 
 // Sentinel errors. Every error this package returns wraps one of them, so callers branch with
@@ -10,7 +12,7 @@ import (
 var (
 	// ErrInvalid marks input that is malformed: an unknown image family or mode, an unparseable
 	// version or image ID. The fix is in the manifest or the flags.
-	ErrInvalid = errors.New("invalid input")
+	ErrInvalid = api.InvalidClass("invalid input")
 	// ErrUnsupported marks well-formed input that asks for a combination no node image serves, such
 	// as Windows in a script-based mode or FIPS with Ubuntu2404.
 	ErrUnsupported = errors.New("unsupported combination")

@@ -1,13 +1,14 @@
 package kubeletconfig
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/napkit/napkit/api"
 )
 
 // ErrInvalid is the sentinel every validation error in this package wraps, so callers can tell bad input
 // (fix the manifest) from everything else with errors.Is.
-var ErrInvalid = errors.New("invalid kubelet configuration")
+var ErrInvalid = api.InvalidClass("invalid kubelet configuration")
 
 // FieldError says which field was rejected, with what value and why. It unwraps to ErrInvalid; use
 // errors.As to read the field path, for example to point a user at the line of their manifest.

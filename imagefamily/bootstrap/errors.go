@@ -3,13 +3,15 @@ package bootstrap
 import (
 	"errors"
 	"fmt"
+
+	"github.com/napkit/napkit/api"
 )
 
 // Sentinel errors; every error this package returns wraps one of them.
 var (
 	// ErrInvalid marks input that cannot be rendered safely: a label, taint, flag or cluster setting
 	// that is malformed or could change the meaning of the generated script.
-	ErrInvalid = errors.New("invalid bootstrap input")
+	ErrInvalid = api.InvalidClass("invalid bootstrap input")
 	// ErrUnsupported marks a well-formed setting this package cannot bootstrap (kubenet, Calico).
 	ErrUnsupported = errors.New("unsupported bootstrap setting")
 )

@@ -1,0 +1,45 @@
+package napkit
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/consolidation"
+	"github.com/napkit/napkit/imagefamily"
+	"github.com/napkit/napkit/imagefamily/bootstrap"
+	"github.com/napkit/napkit/kubeletconfig"
+	"github.com/napkit/napkit/provisioner"
+)
+
+// One error vocabulary: every package's invalid-input class, and the typed errors that carry it,
+// match api.ErrInvalid and still their own class; their messages are the package's own.
+func TestInvalidInputVocabulary(t *testing.T) {
+	tests := []struct {
+		name  string
+		err   error
+		class error
+		text  string
+	}{
+		{"provisioner", &provisioner.InputError{Object: "Pod default/web", Field: "spec.containers[0]", Err: errors.New("negative request")},
+			provisioner.ErrInvalidInput, "provisioner: Pod default/web: spec.containers[0]: negative request"},
+		{"consolidation", &consolidation.InputError{Field: "now", Value: "0001-01-01T00:00:00Z", Err: errors.New("required")},
+			consolidation.ErrInvalidInput, "now"},
+		{"kubeletconfig", &kubeletconfig.FieldError{Field: "maxPods", Value: "0", Detail: "must be at least 1"},
+			kubeletconfig.ErrInvalid, `invalid kubelet configuration: maxPods: invalid value "0": must be at least 1`},
+		{"bootstrap", &bootstrap.FieldError{Field: "cluster.apiServer", Value: "x", Reason: "not a URL", Kind: bootstrap.ErrInvalid},
+			bootstrap.ErrInvalid, "cluster.apiServer"},
+		{"imagefamily", imagefamily.ErrInvalid, imagefamily.ErrInvalid, "invalid input"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.ErrorIs(t, tc.err, api.ErrInvalid, "the vocabulary's root")
+			assert.ErrorIs(t, tc.err, tc.class, "the package's class")
+			assert.Contains(t, tc.err.Error(), tc.text)
+		})
+	}
+	assert.NotErrorIs(t, provisioner.ErrInvalidInput, consolidation.ErrInvalidInput, "classes stay apart")
+	assert.NotErrorIs(t, errors.New("invalid"), api.ErrInvalid)
+}
