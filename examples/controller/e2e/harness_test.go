@@ -44,6 +44,8 @@ type cluster struct {
 	kube       kubernetes.Interface
 	dyn        dynamic.Interface
 	ext        apiextclientset.Interface
+	// env is extra environment for the script (e.g. KUBE_LOCAL_APISERVER_ARGS).
+	env []string
 }
 
 // startCluster starts a fresh control plane for the test, with the CRDs installed, and stops it in
@@ -52,8 +54,14 @@ type cluster struct {
 // kube-apiserver alone (3 s instead of 10 s, for tests that need no scheduling).
 func startCluster(t *testing.T, components string) *cluster {
 	t.Helper()
+	return startClusterEnv(t, components, nil)
+}
+
+// startClusterEnv is startCluster with extra environment for kube-apiserver-local.sh.
+func startClusterEnv(t *testing.T, components string, env []string) *cluster {
+	t.Helper()
 	script := kubeLocalScript(t)
-	c := &cluster{stateDir: filepath.Join(t.TempDir(), "kube"), components: components}
+	c := &cluster{stateDir: filepath.Join(t.TempDir(), "kube"), components: components, env: env}
 	began := time.Now()
 	out, err := c.runScript(t.Context(), script, "start")
 	t.Cleanup(func() { c.stop(t, script) })
@@ -124,7 +132,7 @@ func (c *cluster) runScript(ctx context.Context, script string, args ...string) 
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, script, args...)
-	cmd.Env = append(os.Environ(), "KUBE_LOCAL_STATE_DIR="+c.stateDir)
+	cmd.Env = append(append(os.Environ(), c.env...), "KUBE_LOCAL_STATE_DIR="+c.stateDir)
 	if c.components != "" {
 		cmd.Env = append(cmd.Env, "KUBE_LOCAL_COMPONENTS="+c.components)
 	}

@@ -64,6 +64,11 @@ type stackOptions struct {
 	upkeep bool
 	// kubelet adjusts the simulated kubelets' options (boot delay, poll, workers).
 	kubelet func(*simnodes.Options)
+	// clusterEnv is extra environment for the control plane's script (audit logging).
+	clusterEnv []string
+	// beforeController runs on the started control plane before the controller starts (to apply
+	// the chart's RBAC and switch the controller to its ServiceAccount).
+	beforeController func(*cluster)
 }
 
 // upkeepImage is the node image version the simulated galleries publish when a stack starts.
@@ -78,7 +83,7 @@ type running struct {
 // startStack starts a control plane, the simulated Azure with its kubelets, and the controller.
 func startStack(t *testing.T, opts stackOptions) *stack {
 	t.Helper()
-	s := &stack{t: t, c: startCluster(t, ""), opts: opts, logPath: filepath.Join(t.TempDir(), "controller.log")}
+	s := &stack{t: t, c: startClusterEnv(t, "", opts.clusterEnv), opts: opts, logPath: filepath.Join(t.TempDir(), "controller.log")}
 	t.Cleanup(s.dumpLogsOnFailure)
 	base, err := baseCatalogue()
 	require.NoError(t, err)
@@ -106,6 +111,9 @@ func startStack(t *testing.T, opts stackOptions) *stack {
 	kubelet, err := simnodes.New(kubeletOpts)
 	require.NoError(t, err)
 	runUntilCleanup(t, "simulated kubelets", kubelet.Run)
+	if opts.beforeController != nil {
+		opts.beforeController(s.c)
+	}
 	s.startController()
 	return s
 }

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/util/retry"
 
 	"github.com/napkit/napkit/api"
 )
@@ -68,17 +69,21 @@ func pdb(ns, app string, maxUnavailable int) *policyv1.PodDisruptionBudget {
 	}
 }
 
-// scale sets a Deployment's replicas through the scale subresource, as kubectl scale does.
+// scale sets a Deployment's replicas through the scale subresource, as kubectl scale does. A
+// conflict (the deployment controller just wrote the status of a fresh Deployment) is retried on
+// the latest version, as kubectl does.
 func (c *cluster) scale(ctx context.Context, ns, name string, replicas int32) error {
-	s, err := c.kube.AppsV1().Deployments(ns).GetScale(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		return fmt.Errorf("reading scale of %s: %w", name, err)
-	}
-	s.Spec.Replicas = replicas
-	if _, err := c.kube.AppsV1().Deployments(ns).UpdateScale(ctx, name, s, metav1.UpdateOptions{}); err != nil {
-		return fmt.Errorf("scaling %s: %w", name, err)
-	}
-	return nil
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		s, err := c.kube.AppsV1().Deployments(ns).GetScale(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return fmt.Errorf("reading scale of %s: %w", name, err)
+		}
+		s.Spec.Replicas = replicas
+		if _, err := c.kube.AppsV1().Deployments(ns).UpdateScale(ctx, name, s, metav1.UpdateOptions{}); err != nil {
+			return fmt.Errorf("scaling %s: %w", name, err)
+		}
+		return nil
+	})
 }
 
 // appPods lists the live (not terminating) pods of an app.
