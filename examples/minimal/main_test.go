@@ -21,8 +21,6 @@ func TestREADMEShowsThisProgram(t *testing.T) {
 func Example_main() {
 	main()
 	// Output:
-	// general-purpose-1: Standard_D4pls_v6 in eastus-3, $0.1240/h, 3 pods
-	// general-purpose-2: Standard_D4pls_v6 in eastus-3, $0.1240/h, 2 pods
-	// total $0.2480/h
+	// general-purpose-1: Standard_D8pls_v6 in eastus-3, $0.2750/h, 5 pods
+	// total $0.2750/h
 }
-
