@@ -4,7 +4,7 @@
 # Deployments, the idle steady state, a scale-down of 80 % of the pods, and churn; see
 # docs/benchmarks.md for what it reports.
 #
-#   scripts/scale.sh small        300 pods once (what .ci/run runs; a few minutes)
+#   scripts/scale.sh small        300 pods once (a few minutes)
 #   scripts/scale.sh full [runs]  1,000 pods then 10,000 pods, each `runs` times (default 3)
 #
 # Each run appends its figures as a JSON line to $NAPKIT_SCALE_REPORT (default
