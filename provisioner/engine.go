@@ -9,12 +9,21 @@ import (
 	"github.com/napkit/napkit/instancetype"
 )
 
-// engine is one solve's state. Everything is built from the Input by newEngine; the packing phases
-// then only append bins and move counters, so a run is a pure function of the Input.
+// engine is one packing run: the compiled problem it reads and the packing state it changes.
+// Its methods are the phases (pack, improve, finalize, lowerBound, plan); the baseline is a second
+// engine over the same problem with a state of its own.
 type engine struct {
-	in       *Input
-	opts     Options
-	baseline bool // first-fit-decreasing with growable NodeClaims, the reference plan
+	*problem
+	*state
+}
+
+// problem is the compiled input: the pools and their catalogue (instance type x offering pairs,
+// requirement bitsets), the pod classes and their variants, the topology groups and domains, the
+// existing nodes and in-flight claims as bins. compile builds it once; Solve's main strategy and
+// its baseline, and every question of a Simulator, run over the same problem.
+type problem struct {
+	in   *Input
+	opts Options
 
 	rt         *resTable
 	sets       *reqSets
@@ -28,8 +37,6 @@ type engine struct {
 	groupIndex map[string]int32
 	domTabs    map[string]*domTab
 	domPrices  map[string]float64
-	bins       []*bin
-	tree       *fitTree
 
 	relevantKeys        map[string]bool
 	relevantList        []string
@@ -38,32 +45,43 @@ type engine struct {
 	pvs                 map[string]*corev1.PersistentVolume
 	anyPreferNoSchedule bool
 	forced              map[int32]int
+	fixedBins           int // the first fixedBins bins are existing nodes and in-flight claims
+	sigs                sigCache
+	// lenient (Simulator problems) records a class's compile error in the class instead of failing.
+	lenient bool
 
-	scratch      placement
+	// Memo caches of functions of the problem alone, shared by every run over it.
 	tolCache     map[tolKey]bool
 	nodeCache    map[[2]int]bool
 	typeLists    map[int][]int32
 	priceOrders  map[int][]int
-	targetOrders map[int][]int
-	duals        map[int]coverResult
-	forceTarget  int
-	lastGroup    int32 // the group behind the last topology failure of check
-	sigs         sigCache
-	fixedBins    int // bins[:fixedBins] are existing nodes and in-flight claims
+	launchOrders map[string][]launchCandidate
+	optionsCache map[string]launchOptionsEntry
+	fixedNames   map[string][]*bin // lazily built by nameClaims
+}
+
+// state is what one packing run changes and derives from its pods: the bins (new NodeClaims
+// appended after the fixed ones), the fit tree over them, and the run's caches.
+type state struct {
+	baseline bool // first-fit-decreasing with growable NodeClaims, the reference plan
+
+	bins []*bin
+	tree *fitTree
+
+	scratch     placement
+	duals       map[int]coverResult
+	forceTarget int
+	lastGroup   int32 // the group behind the last topology failure of check
 	// placeClock counts placements; each placed pod keeps the count of its last one (placedAt).
 	placeClock   int64
 	seq          map[int]int
-	launchOrders map[string][]launchCandidate
-	optionsCache map[string]launchOptionsEntry
+	targetOrders map[int][]int
 	guide        map[guideKey]int
 	shapeOf      map[*podClass]*shape
 	quotaBins    map[*shape][]*bin
 	freeLP       freeLPCache
-	// lenient (Simulator engines) records a class's compile error in the class instead of failing.
-	lenient bool
 	// touched lists the existing nodes and in-flight claims a run changed (see touch).
-	touched    []*bin
-	fixedNames map[string][]*bin // lazily built by nameClaims
+	touched []*bin
 }
 
 type tolKey struct {
@@ -81,16 +99,22 @@ func newEngine(in *Input, opts Options, baseline bool, sigs sigCache) (*engine, 
 
 // allocEngine is an engine with its caches made and nothing compiled.
 func allocEngine(in *Input, opts Options, baseline bool, sigs sigCache) *engine {
-	return &engine{
-		in: in, opts: opts, baseline: baseline, sigs: sigs,
+	p := &problem{
+		in: in, opts: opts, sigs: sigs,
 		sets: newReqSets(), poolByName: map[string]*pool{}, poolTypes: map[string][]*instancetype.InstanceType{},
 		groupIndex: map[string]int32{}, domTabs: map[string]*domTab{}, domPrices: map[string]float64{},
 		tolCache: map[tolKey]bool{}, nodeCache: map[[2]int]bool{}, typeLists: map[int][]int32{},
-		priceOrders: map[int][]int{}, targetOrders: map[int][]int{}, duals: map[int]coverResult{},
-		forced: map[int32]int{}, forceTarget: -1, seq: map[int]int{}, launchOrders: map[string][]launchCandidate{},
-		optionsCache: map[string]launchOptionsEntry{}, guide: map[guideKey]int{},
-		shapeOf: map[*podClass]*shape{}, quotaBins: map[*shape][]*bin{},
+		priceOrders: map[int][]int{}, forced: map[int32]int{}, launchOrders: map[string][]launchCandidate{},
+		optionsCache: map[string]launchOptionsEntry{},
 	}
+	return &engine{problem: p, state: newRunState(baseline)}
+}
+
+// newRunState is an empty state with its run caches made.
+func newRunState(baseline bool) *state {
+	s := &state{baseline: baseline}
+	s.resetRunCaches()
+	return s
 }
 
 // compile builds everything a run needs from the input.

@@ -73,8 +73,8 @@ func (e *engine) reset(s *snapshot, baseline bool) {
 }
 
 // resetRunCaches drops what one packing run derived from its pending pods.
-func (e *engine) resetRunCaches() {
-	e.seq, e.freeLP, e.forceTarget = map[int]int{}, freeLPCache{}, -1
-	e.guide, e.shapeOf, e.quotaBins = map[guideKey]int{}, map[*podClass]*shape{}, map[*shape][]*bin{}
-	e.targetOrders, e.duals = map[int][]int{}, map[int]coverResult{}
+func (s *state) resetRunCaches() {
+	s.seq, s.freeLP, s.forceTarget = map[int]int{}, freeLPCache{}, -1
+	s.guide, s.shapeOf, s.quotaBins = map[guideKey]int{}, map[*podClass]*shape{}, map[*shape][]*bin{}
+	s.targetOrders, s.duals = map[int][]int{}, map[int]coverResult{}
 }
