@@ -163,7 +163,7 @@ func (e *engine) addNodeBin(n ExistingNode) {
 	e.reserveBound(b)
 	if b.pool != nil {
 		b.charge = b.pool.limitVector(node.Status.Capacity)
-		b.pool.charge(b.charge, 1)
+		e.charge(b.pool, b.charge, 1)
 	}
 	e.appendBin(b)
 }
@@ -234,7 +234,7 @@ func (e *engine) addInFlightBin(f InFlightClaim) error {
 	b.boundPod = livePods(f.Pods)
 	e.reserveBound(b)
 	b.charge = p.limitVector(it.Capacity)
-	p.charge(b.charge, 1)
+	e.charge(p, b.charge, 1)
 	e.appendBin(b)
 	return nil
 }

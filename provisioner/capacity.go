@@ -98,7 +98,7 @@ func (e *engine) checkGrowable(pl *placement) bool {
 		if !p.typeIn(mask, int(t)) || dsPortClash(pt, c.ports) {
 			continue
 		}
-		if fresh && !p.withinLimits(pt.limitCap, nil) {
+		if fresh && !e.withinLimits(p, pt.limitCap, nil) {
 			code = CodeLimits
 			continue
 		}

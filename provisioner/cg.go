@@ -137,7 +137,7 @@ func (e *engine) paretoTypes(p *pool, mask bitset, shapes []*shape) []int {
 	}
 	var cand []int
 	for t, pt := range p.types {
-		if !p.typeIn(mask, t) || !p.withinLimits(pt.limitCap, nil) {
+		if !p.typeIn(mask, t) || !e.withinLimits(p, pt.limitCap, nil) {
 			continue
 		}
 		for _, s := range shapes {

@@ -139,7 +139,7 @@ func (e *engine) applyTarget(b *bin, pl *placement) {
 	if b.growable {
 		if b.fitList == nil {
 			b.charge = e.maxCharge(p, pl.fitList)
-			p.charge(b.charge, 1)
+			e.charge(p, b.charge, 1)
 		}
 		b.fitList = pl.fitList
 		b.cap = e.maxAlloc(p, b.fitList)
@@ -149,11 +149,11 @@ func (e *engine) applyTarget(b *bin, pl *placement) {
 		return
 	}
 	if b.charge != nil {
-		p.charge(b.charge, -1)
+		e.charge(p, b.charge, -1)
 	}
 	b.target = pl.target
 	b.charge = p.types[b.target].limitCap
-	p.charge(b.charge, 1)
+	e.charge(p, b.charge, 1)
 	b.cap = p.types[b.target].alloc
 }
 

@@ -67,6 +67,8 @@ type state struct {
 
 	bins []*bin
 	tree *fitTree
+	// poolUsed[pool idx] is what nodes, in-flight claims and planned claims take from its limits.
+	poolUsed [][]int64
 
 	scratch     placement
 	duals       map[int]coverResult
@@ -186,8 +188,10 @@ func (e *engine) buildPools() error {
 		e.pools = append(e.pools, p)
 	}
 	orderPools(e.pools)
+	e.poolUsed = make([][]int64, len(e.pools))
 	for i, p := range e.pools {
 		p.idx = i
+		e.poolUsed[i] = make([]int64, len(p.limits))
 	}
 	return nil
 }

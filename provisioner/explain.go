@@ -266,15 +266,15 @@ func formatBytes(v int64) string {
 // blocked.
 func (e *engine) explainLimits(p *pool, fit []int) (reason, bool) {
 	for _, t := range fit {
-		if p.withinLimits(p.types[t].limitCap, nil) {
+		if e.withinLimits(p, p.types[t].limitCap, nil) {
 			return reason{}, true
 		}
 	}
 	pt := p.types[fit[0]]
 	for i, l := range p.limits {
-		if p.used[i]+pt.limitCap[i] > l.limit {
+		if e.poolUsed[p.idx][i]+pt.limitCap[i] > l.limit {
 			return reason{CodeLimits, fmt.Sprintf("NodePool %s %s limit %s reached (%s in use; the cheapest instance type that fits, %s, adds %s)",
-				p.name, l.name, formatQty(l.name, l.limit), formatQty(l.name, p.used[i]), pt.name, formatQty(l.name, pt.limitCap[i]))}, false
+				p.name, l.name, formatQty(l.name, l.limit), formatQty(l.name, e.poolUsed[p.idx][i]), pt.name, formatQty(l.name, pt.limitCap[i]))}, false
 		}
 	}
 	return reason{CodeLimits, fmt.Sprintf("NodePool %s limits reached", p.name)}, false

@@ -249,7 +249,7 @@ func (e *engine) bestPatternType(p *pool, free []*podClass, duals coverResult) (
 		if tried == patternCandidates {
 			break
 		}
-		if !p.withinLimits(p.types[t].limitCap, nil) {
+		if !e.withinLimits(p, p.types[t].limitCap, nil) {
 			continue
 		}
 		v, pods, seed := e.simulateFill(p, t, free, value)

@@ -43,14 +43,14 @@ func (e *engine) chooseFinal(ch *choice) {
 	p := b.pool
 	for _, lc := range e.launchOrder(p, b.mask) {
 		pt := p.types[lc.t]
-		if !b.used.fits(pt.alloc) || dsPortClash(pt, b.ports) || !p.withinLimits(pt.limitCap, b.charge) {
+		if !b.used.fits(pt.alloc) || dsPortClash(pt, b.ports) || !e.withinLimits(p, pt.limitCap, b.charge) {
 			continue
 		}
 		if b.charge != nil {
-			p.charge(b.charge, -1)
+			e.charge(p, b.charge, -1)
 		}
 		b.charge = pt.limitCap
-		p.charge(b.charge, 1)
+		e.charge(p, b.charge, 1)
 		ch.t, ch.pair = lc.t, e.pickOffering(b, lc.t)
 		ch.price = p.pairs[ch.pair].price
 		return
@@ -110,7 +110,7 @@ func (e *engine) launchOptions(ch *choice) {
 	var list []launchCandidate
 	for _, lc := range e.launchOrder(p, b.mask) {
 		pt := p.types[lc.t]
-		if !b.used.fits(pt.alloc) || dsPortClash(pt, b.ports) || !p.withinLimits(pt.limitCap, b.charge) {
+		if !b.used.fits(pt.alloc) || dsPortClash(pt, b.ports) || !e.withinLimits(p, pt.limitCap, b.charge) {
 			continue
 		}
 		list = append(list, lc)

@@ -37,12 +37,12 @@ func (e *engine) openFleet(p *pool, pats []cgPattern, xs []float64, shapes []*sh
 
 func (e *engine) openPlanned(p *pool, pt cgPattern, shapes []*shape) bool {
 	ptype := p.types[pt.t]
-	if !p.withinLimits(ptype.limitCap, nil) {
+	if !e.withinLimits(p, ptype.limitCap, nil) {
 		return false
 	}
 	b := e.freshBin(p)
 	b.target, b.cap, b.charge = pt.t, ptype.alloc, ptype.limitCap
-	p.charge(b.charge, 1)
+	e.charge(p, b.charge, 1)
 	for s, n := range pt.counts {
 		if n > 0 {
 			b.quota = append(b.quota, quota{s: shapes[s], n: n})

@@ -261,7 +261,7 @@ func (e *engine) cheapestFitting(p *pool, mask bitset, content resVec, a, b *bin
 	}
 	for _, lc := range e.launchOrder(p, mask) {
 		pt := p.types[lc.t]
-		if content.fits(pt.alloc) && !dsPortClash(pt, a.ports) && !dsPortClash(pt, b.ports) && p.withinLimits(pt.limitCap, release) {
+		if content.fits(pt.alloc) && !dsPortClash(pt, a.ports) && !dsPortClash(pt, b.ports) && e.withinLimits(p, pt.limitCap, release) {
 			return lc.t
 		}
 	}
@@ -276,13 +276,13 @@ func (e *engine) launchPriceOf(p *pool, mask bitset, t int) float64 {
 func (e *engine) retargetForMerge(a, b *bin, t int) {
 	p := a.pool
 	if a.charge != nil {
-		p.charge(a.charge, -1)
+		e.charge(p, a.charge, -1)
 	}
 	if b.charge != nil {
-		p.charge(b.charge, -1)
+		e.charge(p, b.charge, -1)
 		b.charge = nil
 	}
 	a.target, a.charge, a.cap = t, p.types[t].limitCap, p.types[t].alloc
-	p.charge(a.charge, 1)
+	e.charge(p, a.charge, 1)
 	e.tree.update(a.id, e.binFree(a))
 }

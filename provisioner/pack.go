@@ -82,9 +82,9 @@ func (e *engine) shrinkTarget(b *bin) bool {
 		if lc.t == b.target || !lessCharge(pt.limitCap, b.charge) {
 			return false
 		}
-		p.charge(b.charge, -1)
+		e.charge(p, b.charge, -1)
 		b.target, b.charge, b.cap = lc.t, pt.limitCap, pt.alloc
-		p.charge(b.charge, 1)
+		e.charge(p, b.charge, 1)
 		e.tree.update(b.id, e.binFree(b))
 		return true
 	}

@@ -25,15 +25,13 @@ type pool struct {
 	reqs requirements.Requirements
 	// defined are the keys the instance types and offerings define; custom are the pool's
 	// requirements on every other key (they become NodeClaim labels).
-	defined map[string]bool
-	custom  requirements.Requirements
-	types   []*ptype
-	pairs   []pair
-	keys    map[string]*pairKey
-	compats map[int]*poolCompat
-	limits  []limitEntry
-	// used is what existing nodes, in-flight claims and planned claims take from the limits.
-	used      []int64
+	defined   map[string]bool
+	custom    requirements.Requirements
+	types     []*ptype
+	pairs     []pair
+	keys      map[string]*pairKey
+	compats   map[int]*poolCompat
+	limits    []limitEntry
 	minValues []keyReq // requirements carrying minValues
 }
 
@@ -89,7 +87,6 @@ func (p *pool) buildLimits() {
 		q := p.np.Spec.Limits[name]
 		p.limits = append(p.limits, limitEntry{name: name, limit: quantityValue(name, q)})
 	}
-	p.used = make([]int64, len(p.limits))
 	for _, pt := range p.types {
 		pt.limitCap = p.limitVector(pt.it.Capacity)
 	}
@@ -110,10 +107,11 @@ func (p *pool) limitVector(capacity corev1.ResourceList) []int64 {
 	return v
 }
 
-// withinLimits reports whether adding add (and removing sub, may be nil) keeps every limit.
-func (p *pool) withinLimits(add, sub []int64) bool {
+// withinLimits reports whether adding add (and removing sub, may be nil) keeps every limit of p.
+func (s *state) withinLimits(p *pool, add, sub []int64) bool {
+	used := s.poolUsed[p.idx]
 	for i, l := range p.limits {
-		u := p.used[i] + add[i]
+		u := used[i] + add[i]
 		if sub != nil {
 			u -= sub[i]
 		}
@@ -124,9 +122,11 @@ func (p *pool) withinLimits(add, sub []int64) bool {
 	return true
 }
 
-func (p *pool) charge(add []int64, sign int64) {
+// charge adds (sign 1) or removes (sign -1) a node's usage of p's limits.
+func (s *state) charge(p *pool, add []int64, sign int64) {
+	used := s.poolUsed[p.idx]
 	for i := range p.limits {
-		p.used[i] += sign * add[i]
+		used[i] += sign * add[i]
 	}
 }
 

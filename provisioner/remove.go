@@ -57,7 +57,7 @@ func (e *engine) retire(b *bin) {
 	}
 	b.dead = true
 	if b.charge != nil {
-		b.pool.charge(b.charge, -1)
+		e.charge(b.pool, b.charge, -1)
 		b.charge = nil
 	}
 	e.tree.update(b.id, e.binFree(b))

@@ -31,8 +31,8 @@ func (e *engine) takeSnapshot() *snapshot {
 	for _, g := range e.groups {
 		s.groups = append(s.groups, groupState{match: slices.Clone(g.match), owner: slices.Clone(g.owner), total: g.total})
 	}
-	for _, p := range e.pools {
-		s.pools = append(s.pools, slices.Clone(p.used))
+	for _, u := range e.poolUsed {
+		s.pools = append(s.pools, slices.Clone(u))
 	}
 	for _, c := range e.classes {
 		s.classes = append(s.classes, slices.Clone(c.pods))
@@ -54,8 +54,8 @@ func (e *engine) reset(s *snapshot, baseline bool) {
 		st := s.groups[i]
 		g.match, g.owner, g.total = slices.Clone(st.match), slices.Clone(st.owner), st.total
 	}
-	for i, p := range e.pools {
-		p.used = slices.Clone(s.pools[i])
+	for i := range e.poolUsed {
+		e.poolUsed[i] = slices.Clone(s.pools[i])
 	}
 	for i, c := range e.classes {
 		c.pods = slices.Clone(s.classes[i])

@@ -105,7 +105,7 @@ func (s *Simulator) detach(q *question, nodes []int) {
 			q.goneOwners[c.g] += c.owner
 		}
 		if b.charge != nil {
-			b.pool.charge(b.charge, -1)
+			e.charge(b.pool, b.charge, -1)
 		}
 	}
 }
@@ -275,7 +275,7 @@ func (s *Simulator) saveRunState(q *question) {
 			}
 		}
 	}
-	for _, p := range s.all.pools {
-		q.pools = append(q.pools, slices.Clone(p.used))
+	for _, u := range e.poolUsed {
+		q.pools = append(q.pools, slices.Clone(u))
 	}
 }

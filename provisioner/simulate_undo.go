@@ -20,8 +20,8 @@ func (s *Simulator) undoRun(q *question) {
 		g := gs.g
 		g.match, g.owner, g.total = append(g.match[:0], gs.match...), append(g.owner[:0], gs.owner...), gs.total
 	}
-	for i, p := range s.all.pools {
-		copy(p.used, q.pools[i])
+	for i, u := range e.poolUsed {
+		copy(u, q.pools[i])
 	}
 	for i, c := range q.classes {
 		copy(c.pods, q.order[i])
@@ -47,7 +47,7 @@ func (s *Simulator) deactivate(q *question) {
 		s.topo.apply(e, b, 1)
 		b.dead = false
 		if b.charge != nil {
-			b.pool.charge(b.charge, 1)
+			e.charge(b.pool, b.charge, 1)
 		}
 		e.tree.update(b.id, e.binFree(b))
 	}

@@ -50,7 +50,7 @@ func (e *engine) firstFeasible(b *bin, mask bitset, need resVec, c *podClass, or
 				continue
 			}
 		}
-		if !p.withinLimits(pt.limitCap, b.charge) {
+		if !e.withinLimits(p, pt.limitCap, b.charge) {
 			code = laterCode(code, CodeLimits)
 			continue
 		}
