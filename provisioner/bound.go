@@ -60,7 +60,7 @@ func (e *engine) boundColumns() ([]coverColumn, []int) {
 func (e *engine) placedPerClass() map[*podClass]int {
 	out := map[*podClass]int{}
 	for _, pi := range e.pods {
-		if pi.bin != nil {
+		if e.binOf(pi) != nil {
 			out[pi.class]++
 		}
 	}

@@ -13,7 +13,7 @@ func (e *engine) commit(pl *placement) {
 	for range n {
 		pi := c.pods[c.next]
 		c.next++
-		pi.bin, pi.variant, pi.placedAt = b, pl.vi, e.placeClock
+		e.placed[pi.idx] = podPlace{bin: b, variant: pl.vi, at: e.placeClock}
 		e.placeClock++
 		b.pods = append(b.pods, pi)
 	}

@@ -74,7 +74,8 @@ type state struct {
 	duals       map[int]coverResult
 	forceTarget int
 	lastGroup   int32 // the group behind the last topology failure of check
-	// placeClock counts placements; each placed pod keeps the count of its last one (placedAt).
+	// placed[pod idx] is where the run placed the pod; placeClock counts placements.
+	placed       []podPlace
 	placeClock   int64
 	seq          map[int]int
 	targetOrders map[int][]int
@@ -129,6 +130,7 @@ func (e *engine) compile() error {
 			return err
 		}
 	}
+	e.placed = make([]podPlace, len(e.pods))
 	return nil
 }
 
@@ -302,6 +304,9 @@ func (e *engine) countForced() {
 		}
 	}
 }
+
+// binOf is the bin the run placed pi on, nil while pending.
+func (s *state) binOf(pi *podInfo) *bin { return s.placed[pi.idx].bin }
 
 // touch records the first change a run makes to an existing node or in-flight claim, so that a
 // Simulator can undo the run by restoring only those bins.

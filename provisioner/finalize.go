@@ -201,7 +201,7 @@ func totalPrice(chs []choice) float64 {
 func (e *engine) placedCount() int {
 	n := 0
 	for _, pi := range e.pods {
-		if pi.bin != nil {
+		if e.binOf(pi) != nil {
 			n++
 		}
 	}

@@ -181,7 +181,7 @@ func (e *engine) placeElsewhere(c *podClass, skip *bin, prices map[*bin]float64)
 func (e *engine) undo(moves []move, b *bin) {
 	for _, m := range moves {
 		pi := m.pi
-		if pi.bin == nil {
+		if e.binOf(pi) == nil {
 			continue
 		}
 		e.removePod(pi)

@@ -46,7 +46,7 @@ func (e *engine) plan(chs []choice) *Plan {
 		if pi.buffer != "" {
 			continue
 		}
-		if pi.bin != nil {
+		if e.binOf(pi) != nil {
 			pl.Stats.Placed++
 		} else {
 			pl.Stats.Unschedulable++
@@ -129,10 +129,10 @@ func (e *engine) claimLabels(b *bin, pt *ptype, offering map[string]string) map[
 func (e *engine) unmetPreferences() []UnmetPreference {
 	var out []UnmetPreference
 	for _, pi := range e.pods {
-		if pi.bin == nil || pi.buffer != "" {
+		if e.binOf(pi) == nil || pi.buffer != "" {
 			continue
 		}
-		for _, u := range pi.class.variants[pi.variant].unmet {
+		for _, u := range pi.class.variants[e.placed[pi.idx].variant].unmet {
 			out = append(out, UnmetPreference{Pod: pi.key, Preference: u})
 		}
 	}
@@ -146,7 +146,7 @@ func (e *engine) unschedulable() []Unschedulable {
 	out := []Unschedulable{}
 	reasons := map[*podClass]reason{}
 	for _, pi := range e.pods {
-		if pi.bin != nil {
+		if e.binOf(pi) != nil {
 			continue
 		}
 		r, ok := reasons[pi.class]
@@ -165,11 +165,11 @@ func (e *engine) unschedulable() []Unschedulable {
 func (e *engine) placementOrder() []string {
 	placed := make([]*podInfo, 0, len(e.pods))
 	for _, pi := range e.pods {
-		if pi.bin != nil && pi.buffer == "" {
+		if e.binOf(pi) != nil && pi.buffer == "" {
 			placed = append(placed, pi)
 		}
 	}
-	slices.SortFunc(placed, func(a, b *podInfo) int { return cmp.Compare(a.placedAt, b.placedAt) })
+	slices.SortFunc(placed, func(a, b *podInfo) int { return cmp.Compare(e.placed[a.idx].at, e.placed[b.idx].at) })
 	out := make([]string, len(placed))
 	for i, pi := range placed {
 		out[i] = pi.key

@@ -14,14 +14,20 @@ import (
 
 // podInfo is one pending pod (or capacity-buffer replica) and where the plan puts it.
 type podInfo struct {
-	pod     *corev1.Pod
-	key     string // namespace/name
-	buffer  string // capacity buffer name, for virtual pods
-	class   *podClass
+	pod    *corev1.Pod
+	key    string // namespace/name
+	buffer string // capacity buffer name, for virtual pods
+	class  *podClass
+	// idx is the pod's position in the compiled problem's pods, its index in state.placed.
+	idx int
+}
+
+// podPlace is where a run placed a pod: its bin (nil: pending), the class variant it was placed
+// under, and the run's placement clock at its last placement (see placementOrder).
+type podPlace struct {
 	bin     *bin
 	variant int
-	// placedAt is the engine's placement clock when the pod was last placed (see placementOrder).
-	placedAt int64
+	at      int64
 }
 
 // podClass groups pods that are interchangeable for scheduling: same namespace, requests, node
@@ -132,7 +138,7 @@ func (e *engine) compilePods() error {
 			return inputErr("Pod "+key, "metadata.name", "appears twice")
 		}
 		seen[key] = true
-		pi := &podInfo{pod: pod, key: key, buffer: buffer}
+		pi := &podInfo{pod: pod, key: key, buffer: buffer, idx: len(e.pods)}
 		e.pods = append(e.pods, pi)
 		return e.classify(pi, bySig)
 	}

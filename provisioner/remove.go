@@ -4,7 +4,7 @@ package provisioner
 // resources, ports and topology counts. The bin keeps its narrowing (a NodeClaim's requirements
 // only ever narrow), and becomes dead when it was a new NodeClaim left empty.
 func (e *engine) removePod(pi *podInfo) {
-	b, c := pi.bin, pi.class
+	b, c := e.binOf(pi), pi.class
 	if b == nil {
 		return
 	}
@@ -26,7 +26,7 @@ func (e *engine) removePod(pi *podInfo) {
 	at := c.indexOf(pi)
 	c.next--
 	c.pods[at], c.pods[c.next] = c.pods[c.next], c.pods[at]
-	pi.bin = nil
+	e.placed[pi.idx].bin = nil
 	e.tree.update(b.id, e.binFree(b))
 }
 

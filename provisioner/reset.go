@@ -62,7 +62,7 @@ func (e *engine) reset(s *snapshot, baseline bool) {
 		c.next, c.stuck = 0, false
 		clear(c.cursor)
 		for _, pi := range c.pods {
-			pi.bin, pi.variant = nil, 0
+			e.placed[pi.idx] = podPlace{}
 		}
 	}
 	e.tree = newFitTree(e.rt.len(), len(e.pods)+len(e.bins)+16)

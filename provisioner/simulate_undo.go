@@ -28,7 +28,7 @@ func (s *Simulator) undoRun(q *question) {
 		c.next, c.stuck = 0, false
 		clear(c.cursor)
 		for _, pi := range c.pods {
-			pi.bin, pi.variant = nil, 0
+			e.placed[pi.idx] = podPlace{}
 		}
 	}
 	e.resetRunCaches()
