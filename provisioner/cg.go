@@ -73,7 +73,7 @@ func (e *engine) shapeGroups(p *pool, classes []*podClass) [][]*shape {
 			groups[rs.id] = append(groups[rs.id], s)
 		}
 		s.classes = append(s.classes, c)
-		s.n += c.remaining()
+		s.n += e.remaining(c)
 	}
 	out := make([][]*shape, 0, len(order))
 	for _, id := range order {
@@ -346,7 +346,7 @@ func (e *engine) applyPattern(p *pool, u cgPattern, shapes []*shape, counts []in
 	placed := 0
 	for s, k := range u.counts {
 		for _, c := range shapes[s].classes {
-			for k > 0 && c.remaining() > 0 {
+			for k > 0 && e.remaining(c) > 0 {
 				var n int
 				if b == nil {
 					b, n = e.openForced(p, u.t, c, k)

@@ -10,9 +10,10 @@ func (e *engine) commit(pl *placement) {
 		e.applyTarget(b, pl)
 		b.relaxed = b.relaxed || pl.relaxed
 	}
+	q := &e.queues[c.id]
 	for range n {
-		pi := c.pods[c.next]
-		c.next++
+		pi := q.pods[q.next]
+		q.next++
 		e.placed[pi.idx] = podPlace{bin: b, variant: pl.vi, at: e.placeClock}
 		e.placeClock++
 		b.pods = append(b.pods, pi)

@@ -74,6 +74,8 @@ type state struct {
 	duals       map[int]coverResult
 	forceTarget int
 	lastGroup   int32 // the group behind the last topology failure of check
+	// queues[class id] are the class's pods in queue order, the placed ones first.
+	queues []classQueue
 	// placed[pod idx] is where the run placed the pod; placeClock counts placements.
 	placed       []podPlace
 	placeClock   int64
@@ -243,6 +245,7 @@ func (e *engine) compileClasses() error {
 		}
 	}
 	e.countBound(owners)
+	e.initQueues(e.classes)
 	e.countForced()
 	return nil
 }
@@ -294,7 +297,7 @@ func (e *engine) countForced() {
 		for _, gi := range c.terms.required {
 			g := e.groups[gi]
 			if g.hostname && c.matches[gi] && (g.kind == kindAnti || g.kind == kindSpread) {
-				e.forced[gi] += len(c.pods)
+				e.forced[gi] += len(e.queues[c.id].pods)
 			}
 		}
 	}
@@ -303,6 +306,20 @@ func (e *engine) countForced() {
 			e.forced[gi] = (k + int(g.maxSkew) - 1) / int(g.maxSkew)
 		}
 	}
+}
+
+// initQueues gives every class its queue: its pods in queue order, none placed.
+func (s *state) initQueues(classes []*podClass) {
+	s.queues = make([]classQueue, len(classes))
+	for _, c := range classes {
+		s.queues[c.id] = classQueue{pods: slices.Clone(c.pods), cursor: make([]int, len(c.variants))}
+	}
+}
+
+// remaining counts the pods of c the run has not placed.
+func (s *state) remaining(c *podClass) int {
+	q := &s.queues[c.id]
+	return len(q.pods) - q.next
 }
 
 // binOf is the bin the run placed pi on, nil while pending.

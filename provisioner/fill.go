@@ -9,8 +9,8 @@ import (
 func (e *engine) packFree(free []*podClass) int {
 	placed := e.fillFixed(free)
 	for _, c := range free {
-		for c.remaining() > 0 {
-			n := e.tryQuota(c, 0, c.remaining())
+		for e.remaining(c) > 0 {
+			n := e.tryQuota(c, 0, e.remaining(c))
 			if n == 0 {
 				break
 			}
@@ -29,21 +29,21 @@ func (e *engine) packFree(free []*podClass) int {
 // costs what the bins with room cost, not the cluster's size.
 func (e *engine) fillFixed(free []*podClass) int {
 	placed := 0
-	need, left := smallestRequest(free)
+	need, left := e.smallestRequest(free)
 	if !left {
 		return 0
 	}
 	for id := e.tree.next(0, need); id >= 0 && id < e.fixedBins; id = e.tree.next(id+1, need) {
-		if placed += e.fillBin(e.bins[id], free); placed > 0 && !anyRemaining(free) {
+		if placed += e.fillBin(e.bins[id], free); placed > 0 && !e.anyRemaining(free) {
 			break
 		}
 	}
 	return placed
 }
 
-func anyRemaining(classes []*podClass) bool {
+func (e *engine) anyRemaining(classes []*podClass) bool {
 	for _, c := range classes {
-		if c.remaining() > 0 {
+		if e.remaining(c) > 0 {
 			return true
 		}
 	}
@@ -52,10 +52,10 @@ func anyRemaining(classes []*podClass) bool {
 
 // smallestRequest is the per-resource minimum request of the free classes with pods left, and
 // whether there is one.
-func smallestRequest(free []*podClass) (resVec, bool) {
+func (e *engine) smallestRequest(free []*podClass) (resVec, bool) {
 	var need resVec
 	for _, c := range free {
-		if c.remaining() == 0 {
+		if e.remaining(c) == 0 {
 			continue
 		}
 		if need == nil {
@@ -103,7 +103,7 @@ func (e *engine) fillCandidates(b *bin, free []*podClass) []*podClass {
 	room := b.free()
 	var out []*podClass
 	for _, c := range free {
-		if c.remaining() == 0 || !c.req.fits(room) || !e.tolerates(c, c.variants[0], b) {
+		if e.remaining(c) == 0 || !c.req.fits(room) || !e.tolerates(c, c.variants[0], b) {
 			continue
 		}
 		if b.kind != binNew {
@@ -122,7 +122,7 @@ func (e *engine) bestAligned(b *bin, cands []*podClass, w []float64) (*podClass,
 	var best *podClass
 	at, bestScore := -1, -1.0
 	for i, c := range cands {
-		if c.remaining() == 0 || !fitsFree(c.req, b.cap, b.used) {
+		if e.remaining(c) == 0 || !fitsFree(c.req, b.cap, b.used) {
 			continue
 		}
 		if s := alignment(c.req, b.cap, b.used, w); s > bestScore {
@@ -191,8 +191,8 @@ func (e *engine) openForFree(free []*podClass) int {
 		placed += n
 		if !progress {
 			for _, c := range free {
-				if c.remaining() > 0 {
-					c.stuck = true
+				if e.remaining(c) > 0 {
+					e.queues[c.id].stuck = true
 				}
 			}
 			return placed
@@ -223,7 +223,7 @@ func (e *engine) openNextPattern(free []*podClass) (int, bool) {
 func (e *engine) poolFree(p *pool, free []*podClass) []*podClass {
 	var out []*podClass
 	for _, c := range free {
-		if c.remaining() > 0 && !c.stuck && p.compat(c.variants[0].reqset).ok && untolerated(c.tols, p.taints, c.variants[0].tolPNS) == nil {
+		if e.remaining(c) > 0 && !e.queues[c.id].stuck && p.compat(c.variants[0].reqset).ok && untolerated(c.tols, p.taints, c.variants[0].tolPNS) == nil {
 			out = append(out, c)
 		}
 	}
@@ -276,7 +276,7 @@ func (e *engine) simulateFill(p *pool, t int, free []*podClass, value []float64)
 	for i, c := range free {
 		comp := p.compat(c.variants[0].reqset)
 		if comp.ok && p.typeIn(comp.mask, t) && !dsPortClash(p.types[t], c.ports) {
-			left[i] = c.remaining()
+			left[i] = e.remaining(c)
 		}
 	}
 	var total float64
@@ -314,7 +314,7 @@ func (e *engine) openWithTarget(p *pool, t int, seed *podClass, free []*podClass
 	}
 	placed := n + e.fillBin(b, free)
 	pattern := append([]classCount(nil), b.classes...)
-	for patternAvailable(pattern) {
+	for e.patternAvailable(pattern) {
 		nb, _ := e.openForced(p, t, pattern[0].c, int(pattern[0].n))
 		if nb == nil {
 			break
@@ -341,9 +341,9 @@ func (e *engine) openWithTarget(p *pool, t int, seed *podClass, free []*podClass
 	return placed
 }
 
-func patternAvailable(pattern []classCount) bool {
+func (e *engine) patternAvailable(pattern []classCount) bool {
 	for _, cc := range pattern {
-		if cc.c.remaining() < int(cc.n) {
+		if e.remaining(cc.c) < int(cc.n) {
 			return false
 		}
 	}
@@ -375,7 +375,7 @@ type freeLPCache struct {
 func (e *engine) freeDuals(p *pool, free []*podClass) coverResult {
 	left := 0
 	for _, c := range free {
-		left += c.remaining()
+		left += e.remaining(c)
 	}
 	fc := &e.freeLP
 	if fc.filled && fc.pool == p.idx && left*10 > fc.pods*9 {

@@ -25,7 +25,7 @@ func (e *engine) computeGuidance() {
 	for _, p := range e.pools {
 		var classes []*podClass
 		for _, c := range e.classes {
-			if !planned[c] && c.pre == "" && c.remaining() > 0 && e.poolServes(p, c) && untolerated(c.tols, p.taints, true) == nil {
+			if !planned[c] && c.pre == "" && e.remaining(c) > 0 && e.poolServes(p, c) && untolerated(c.tols, p.taints, true) == nil {
 				classes = append(classes, c)
 				planned[c] = true
 			}
@@ -87,7 +87,7 @@ func (gs *guideSet) add(e *engine, c *podClass) {
 		gs.shapes = append(gs.shapes, s)
 	}
 	s.classes = append(s.classes, c)
-	s.n += c.remaining()
+	s.n += e.remaining(c)
 }
 
 // perNodeGroup names the per-node limit a class's pods share: required hostname anti-affinity to

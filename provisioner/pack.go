@@ -25,7 +25,7 @@ func (e *engine) pack() {
 	for {
 		progress := false
 		for _, c := range constrained {
-			if c.remaining() > 0 && e.placeClass(c) > 0 {
+			if e.remaining(c) > 0 && e.placeClass(c) > 0 {
 				progress = true
 			}
 		}
@@ -45,7 +45,7 @@ func (e *engine) releaseSlack(constrained, free []*podClass) bool {
 	waiting := false
 	for _, list := range [][]*podClass{constrained, free} {
 		for _, c := range list {
-			waiting = waiting || c.remaining() > 0
+			waiting = waiting || e.remaining(c) > 0
 		}
 	}
 	released := false
@@ -64,7 +64,7 @@ func (e *engine) releaseSlack(constrained, free []*podClass) bool {
 	}
 	if released && waiting {
 		for _, c := range free {
-			c.stuck = false
+			e.queues[c.id].stuck = false
 		}
 	}
 	return released && waiting
@@ -105,7 +105,7 @@ func lessCharge(a, b []int64) bool {
 
 func (e *engine) placeClass(c *podClass) int {
 	placed := 0
-	for c.remaining() > 0 {
+	for e.remaining(c) > 0 {
 		n := e.placeStep(c)
 		if n == 0 {
 			break
@@ -119,7 +119,7 @@ func (e *engine) placeClass(c *podClass) int {
 // before the next relaxation (Karpenter). Otherwise all variants first try the open bins, and a
 // new NodeClaim honours a preference only if that costs no more than ignoring it.
 func (e *engine) placeStep(c *podClass) int {
-	want := c.remaining()
+	want := e.remaining(c)
 	if e.opts.PreferencePolicy == PreferenceRespect {
 		for vi := range c.variants {
 			if n := e.tryOpen(c, vi, want); n > 0 {
@@ -149,7 +149,7 @@ func (e *engine) placeStep(c *podClass) int {
 // skips bins without room; the class's cursor skips bins that rejected it for good.
 func (e *engine) tryOpen(c *podClass, vi, want int) int {
 	advance := true
-	for id := e.tree.next(c.cursor[vi], c.req); id >= 0; id = e.tree.next(id+1, c.req) {
+	for id := e.tree.next(e.queues[c.id].cursor[vi], c.req); id >= 0; id = e.tree.next(id+1, c.req) {
 		pl := e.check(e.bins[id], c, vi, want)
 		if pl.n > 0 {
 			e.commit(pl)
@@ -158,7 +158,7 @@ func (e *engine) tryOpen(c *podClass, vi, want int) int {
 		if !pl.mono {
 			advance = false
 		} else if advance {
-			c.cursor[vi] = id + 1
+			e.queues[c.id].cursor[vi] = id + 1
 		}
 	}
 	return 0
@@ -167,7 +167,7 @@ func (e *engine) tryOpen(c *podClass, vi, want int) int {
 // tryFixed places pods of c on an existing node or in-flight claim (the first bins), which cost
 // nothing new and so come before the NodeClaims the fleet plan opened.
 func (e *engine) tryFixed(c *podClass, vi, want int) int {
-	for id := e.tree.next(c.cursor[vi], c.req); id >= 0 && id < e.fixedBins; id = e.tree.next(id+1, c.req) {
+	for id := e.tree.next(e.queues[c.id].cursor[vi], c.req); id >= 0 && id < e.fixedBins; id = e.tree.next(id+1, c.req) {
 		if pl := e.check(e.bins[id], c, vi, want); pl.n > 0 {
 			e.commit(pl)
 			return pl.n

@@ -35,7 +35,7 @@ func (pl *placement) curMask() bitset {
 // check decides whether up to want pods of class c (variant vi) can go on bin b now.
 func (e *engine) check(b *bin, c *podClass, vi, want int) *placement {
 	pl := &e.scratch
-	*pl = placement{b: b, c: c, vi: vi, n: min(want, c.remaining()), target: b.target}
+	*pl = placement{b: b, c: c, vi: vi, n: min(want, e.remaining(c)), target: b.target}
 	if pl.n <= 0 {
 		return pl.fail(CodeResources, false)
 	}

@@ -64,7 +64,15 @@ type podClass struct {
 	err        error
 }
 
-func (c *podClass) remaining() int { return len(c.pods) - c.next }
+// classQueue is a run's queue of one class: pods[:next] are placed, pods[next:] wait; cursor[v]
+// is the first bin variant v may still fit (bins before it rejected the class for good); stuck
+// marks a free class no new NodeClaim can take.
+type classQueue struct {
+	pods   []*podInfo
+	next   int
+	cursor []int
+	stuck  bool
+}
 
 // podTerms are a class's constraints before relaxation.
 type podTerms struct {

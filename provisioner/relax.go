@@ -37,7 +37,6 @@ func (e *engine) buildVariants(c *podClass) {
 			break
 		}
 	}
-	c.cursor = make([]int, len(c.variants))
 }
 
 func (e *engine) relax(c *podClass, s *relaxState) bool {

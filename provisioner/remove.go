@@ -23,16 +23,17 @@ func (e *engine) removePod(pi *podInfo) {
 	}
 	e.unrecord(b, c, 1)
 	// Return the pod to the class's pending tail: swap it with the last placed pod.
-	at := c.indexOf(pi)
-	c.next--
-	c.pods[at], c.pods[c.next] = c.pods[c.next], c.pods[at]
+	q := &e.queues[c.id]
+	at := q.indexOf(pi)
+	q.next--
+	q.pods[at], q.pods[q.next] = q.pods[q.next], q.pods[at]
 	e.placed[pi.idx].bin = nil
 	e.tree.update(b.id, e.binFree(b))
 }
 
-func (c *podClass) indexOf(pi *podInfo) int {
-	for i := 0; i < c.next; i++ {
-		if c.pods[i] == pi {
+func (q *classQueue) indexOf(pi *podInfo) int {
+	for i := 0; i < q.next; i++ {
+		if q.pods[i] == pi {
 			return i
 		}
 	}

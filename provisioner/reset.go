@@ -35,7 +35,7 @@ func (e *engine) takeSnapshot() *snapshot {
 		s.pools = append(s.pools, slices.Clone(u))
 	}
 	for _, c := range e.classes {
-		s.classes = append(s.classes, slices.Clone(c.pods))
+		s.classes = append(s.classes, slices.Clone(e.queues[c.id].pods))
 	}
 	return s
 }
@@ -58,10 +58,11 @@ func (e *engine) reset(s *snapshot, baseline bool) {
 		e.poolUsed[i] = slices.Clone(s.pools[i])
 	}
 	for i, c := range e.classes {
-		c.pods = slices.Clone(s.classes[i])
-		c.next, c.stuck = 0, false
-		clear(c.cursor)
-		for _, pi := range c.pods {
+		q := &e.queues[c.id]
+		q.pods = slices.Clone(s.classes[i])
+		q.next, q.stuck = 0, false
+		clear(q.cursor)
+		for _, pi := range q.pods {
 			e.placed[pi.idx] = podPlace{}
 		}
 	}

@@ -181,7 +181,8 @@ func (s *Simulator) activateClasses(q *question, moved []*podInfo) {
 		}
 		q.classes = append(q.classes, c)
 		q.order = append(q.order, order)
-		c.pods, c.next, c.stuck = slices.Clone(order), 0, false
+		cq := &s.eng.queues[c.id]
+		cq.pods, cq.next, cq.stuck = slices.Clone(order), 0, false
 	}
 }
 
@@ -215,10 +216,11 @@ func (s *Simulator) prepareClasses(q *question) {
 		l := &s.lists[c.id]
 		c.hMatch, c.zMatch, c.inverse = scoped(l.hMatch, inScope), scoped(l.zMatch, inScope), scoped(l.inverse, inScope)
 		c.free = c.isFree()
-		if len(c.cursor) != len(c.variants) {
-			c.cursor = make([]int, len(c.variants))
+		cq := &s.eng.queues[c.id]
+		if len(cq.cursor) != len(c.variants) {
+			cq.cursor = make([]int, len(c.variants))
 		}
-		clear(c.cursor)
+		clear(cq.cursor)
 	}
 }
 

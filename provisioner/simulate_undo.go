@@ -24,10 +24,11 @@ func (s *Simulator) undoRun(q *question) {
 		copy(u, q.pools[i])
 	}
 	for i, c := range q.classes {
-		copy(c.pods, q.order[i])
-		c.next, c.stuck = 0, false
-		clear(c.cursor)
-		for _, pi := range c.pods {
+		cq := &e.queues[c.id]
+		copy(cq.pods, q.order[i])
+		cq.next, cq.stuck = 0, false
+		clear(cq.cursor)
+		for _, pi := range cq.pods {
 			e.placed[pi.idx] = podPlace{}
 		}
 	}

@@ -80,7 +80,7 @@ func (e *engine) groupHint(b *bin, c *podClass) resVec {
 		hint := e.rt.zero()
 		for _, o := range e.classes {
 			if o.matches[gi] && o.pre == "" {
-				hint.addScaled(o.req, int64(o.remaining()))
+				hint.addScaled(o.req, int64(e.remaining(o)))
 			}
 		}
 		return hint
@@ -157,10 +157,10 @@ func (e *engine) poolDemand(p *pool, keep func(*podClass) bool) (resVec, int) {
 	demand := e.rt.zero()
 	nodes := 0
 	for _, c := range e.classes {
-		if c.pre != "" || c.remaining() == 0 || !keep(c) || !e.poolServes(p, c) {
+		if c.pre != "" || e.remaining(c) == 0 || !keep(c) || !e.poolServes(p, c) {
 			continue
 		}
-		demand.addScaled(c.req, int64(c.remaining()))
+		demand.addScaled(c.req, int64(e.remaining(c)))
 	}
 	for _, f := range e.forced {
 		nodes = max(nodes, f)
