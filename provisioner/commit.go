@@ -30,7 +30,7 @@ func (e *engine) commit(pl *placement) {
 func (e *engine) record(b *bin, c *podClass, n int32) {
 	for _, g := range c.hMatch {
 		b.addHost(g, n, 0)
-		e.groups[g].total += n
+		e.counts[g].total += n
 	}
 	for _, g := range c.hOwn {
 		b.addHost(g, 0, n)
@@ -49,7 +49,7 @@ func (e *engine) record(b *bin, c *podClass, n int32) {
 func (e *engine) unrecord(b *bin, c *podClass, n int32) {
 	for _, g := range c.hMatch {
 		b.addHost(g, -n, 0)
-		e.groups[g].total -= n
+		e.counts[g].total -= n
 	}
 	for _, g := range c.hOwn {
 		b.addHost(g, 0, -n)
@@ -74,21 +74,21 @@ func (e *engine) contrib(b *bin, c *podClass, n int32) {
 	for _, gi := range c.zMatch {
 		g := e.groups[gi]
 		doms := e.cachedDomains(b, g.key)
-		g.grow(len(e.domTab(g.key).names))
+		e.gc(g).grow(len(e.domTab(g.key).names))
 		if g.kind == kindAnti {
 			for _, d := range doms {
-				g.match[d] += n
+				e.gc(g).match[d] += n
 			}
 		} else if len(doms) == 1 && e.countsOn(g, b) {
-			g.match[doms[0]] += n
+			e.gc(g).match[doms[0]] += n
 		}
 	}
 	for _, gi := range c.zOwn {
 		g := e.groups[gi]
 		doms := e.cachedDomains(b, g.key)
-		g.grow(len(e.domTab(g.key).names))
+		e.gc(g).grow(len(e.domTab(g.key).names))
 		for _, d := range doms {
-			g.owner[d] += n
+			e.gc(g).owner[d] += n
 		}
 	}
 }

@@ -74,6 +74,8 @@ type state struct {
 	duals       map[int]coverResult
 	forceTarget int
 	lastGroup   int32 // the group behind the last topology failure of check
+	// counts[group id] are the group's topology counts.
+	counts []groupCounts
 	// queues[class id] are the class's pods in queue order, the placed ones first.
 	queues []classQueue
 	// placed[pod idx] is where the run placed the pod; placeClock counts placements.
@@ -274,7 +276,7 @@ func (e *engine) addBoundCount(b *bin, gi int32, match, owner int32) {
 	g := e.groups[gi]
 	if g.hostname {
 		b.addHost(gi, match, owner)
-		g.total += match
+		e.gc(g).total += match
 		return
 	}
 	v, ok := b.labels[g.key]
@@ -282,9 +284,9 @@ func (e *engine) addBoundCount(b *bin, gi int32, match, owner int32) {
 		return
 	}
 	d := e.domTab(g.key).id(v)
-	g.grow(len(e.domTab(g.key).names))
-	g.match[d] += match
-	g.owner[d] += owner
+	e.gc(g).grow(len(e.domTab(g.key).names))
+	e.gc(g).match[d] += match
+	e.gc(g).owner[d] += owner
 }
 
 // countForced finds, per hostname group, how many pending pods must each have a node apart: owners

@@ -326,7 +326,7 @@ func (e *engine) domainCounts(g *group) string {
 	var parts []string
 	for d, ok := range elig {
 		if ok {
-			parts = append(parts, fmt.Sprintf("%s=%d", tab.names[d], g.match[d]))
+			parts = append(parts, fmt.Sprintf("%s=%d", tab.names[d], e.gc(g).match[d]))
 		}
 	}
 	slices.Sort(parts)

@@ -133,7 +133,7 @@ func (e *engine) checkHostnameGroups(pl *placement, v *variant) bool {
 				pl.n = 1
 			}
 		case kindAffinity:
-			if match == 0 && !(self && g.total == 0) {
+			if match == 0 && !(self && e.gc(g).total == 0) {
 				e.lastGroup = gi
 				pl.fail(CodePodAffinity, false)
 				return false

@@ -29,7 +29,7 @@ func (e *engine) takeSnapshot() *snapshot {
 		s.bins = append(s.bins, binState{used: b.used.clone(), ports: slices.Clone(b.ports), host: slices.Clone(b.host)})
 	}
 	for _, g := range e.groups {
-		s.groups = append(s.groups, groupState{match: slices.Clone(g.match), owner: slices.Clone(g.owner), total: g.total})
+		s.groups = append(s.groups, groupState{match: slices.Clone(e.gc(g).match), owner: slices.Clone(e.gc(g).owner), total: e.gc(g).total})
 	}
 	for _, u := range e.poolUsed {
 		s.pools = append(s.pools, slices.Clone(u))
@@ -50,9 +50,9 @@ func (e *engine) reset(s *snapshot, baseline bool) {
 	}
 	e.touched = e.touched[:0]
 	e.bins = e.bins[:e.fixedBins]
-	for i, g := range e.groups {
+	for i := range e.groups {
 		st := s.groups[i]
-		g.match, g.owner, g.total = slices.Clone(st.match), slices.Clone(st.owner), st.total
+		e.counts[i] = groupCounts{match: slices.Clone(st.match), owner: slices.Clone(st.owner), total: st.total}
 	}
 	for i := range e.poolUsed {
 		e.poolUsed[i] = slices.Clone(s.pools[i])

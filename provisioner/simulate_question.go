@@ -23,9 +23,8 @@ type question struct {
 }
 
 type groupSave struct {
-	g            *group
-	match, owner []int32
-	total        int32
+	g      *group
+	counts groupCounts
 }
 
 type eligibleSave struct {
@@ -273,7 +272,7 @@ func (s *Simulator) saveRunState(q *question) {
 				}
 				s.groupMk[gi] = s.stamp
 				g := e.groups[gi]
-				q.groups = append(q.groups, groupSave{g: g, match: slices.Clone(g.match), owner: slices.Clone(g.owner), total: g.total})
+				q.groups = append(q.groups, groupSave{g: g, counts: e.gc(g).clone()})
 			}
 		}
 	}

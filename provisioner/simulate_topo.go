@@ -110,15 +110,15 @@ func (t *simTopology) apply(e *engine, b *bin, sign int32) {
 	for _, c := range t.byBin[b.id] {
 		g := e.groups[c.g]
 		if g.hostname {
-			g.total += sign * c.match
+			e.gc(g).total += sign * c.match
 			continue
 		}
 		if c.dom < 0 {
 			continue
 		}
-		g.grow(len(e.domTab(g.key).names))
-		g.match[c.dom] += sign * c.match
-		g.owner[c.dom] += sign * c.owner
+		e.gc(g).grow(len(e.domTab(g.key).names))
+		e.gc(g).match[c.dom] += sign * c.match
+		e.gc(g).owner[c.dom] += sign * c.owner
 	}
 }
 
@@ -138,7 +138,7 @@ func (t *simTopology) eligible(e *engine, g *group, gone []*bin, pools bool) []b
 	for d := range out {
 		out[d] = count[d] > 0 || (pools && d < len(reach) && reach[d])
 	}
-	g.grow(len(tab.names))
+	e.gc(g).grow(len(tab.names))
 	return out
 }
 

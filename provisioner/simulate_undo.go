@@ -17,8 +17,8 @@ func (s *Simulator) undoRun(q *question) {
 	e.tree.truncate(e.fixedBins)
 	e.bins = e.bins[:e.fixedBins]
 	for _, gs := range q.groups {
-		g := gs.g
-		g.match, g.owner, g.total = append(g.match[:0], gs.match...), append(g.owner[:0], gs.owner...), gs.total
+		gc := e.gc(gs.g)
+		gc.match, gc.owner, gc.total = append(gc.match[:0], gs.counts.match...), append(gc.owner[:0], gs.counts.owner...), gs.counts.total
 	}
 	for i, u := range e.poolUsed {
 		copy(u, q.pools[i])

@@ -74,7 +74,7 @@ func (e *engine) groupHint(b *bin, c *podClass) resVec {
 	}
 	for _, gi := range c.terms.required {
 		g := e.groups[gi]
-		if g.kind != kindAffinity || !g.hostname || !c.matches[gi] || g.total > 0 {
+		if g.kind != kindAffinity || !g.hostname || !c.matches[gi] || e.gc(g).total > 0 {
 			continue
 		}
 		hint := e.rt.zero()

@@ -48,9 +48,6 @@ type group struct {
 	filterTols   []corev1.Toleration
 	filterTaints bool
 	desc         string
-	match        []int32 // per domain index of e.domTab(key)
-	owner        []int32
-	total        int32  // hostname groups: matching pods over all bins
 	eligible     []bool // spread and affinity: domains the owners could use; nil until computed
 }
 
@@ -80,13 +77,27 @@ func (e *engine) domTab(key string) *domTab {
 	return t
 }
 
-// grow makes the group's counters cover every domain of its key.
-func (g *group) grow(n int) {
-	for len(g.match) < n {
-		g.match = append(g.match, 0)
-		g.owner = append(g.owner, 0)
+// groupCounts are a group's counts in one run: pods matching its selector and pods owning it, per
+// domain of its key (hostname groups count on the bins instead, and total their matching pods).
+type groupCounts struct {
+	match, owner []int32
+	total        int32
+}
+
+// grow makes the counters cover every domain of the group's key.
+func (c *groupCounts) grow(n int) {
+	for len(c.match) < n {
+		c.match = append(c.match, 0)
+		c.owner = append(c.owner, 0)
 	}
 }
+
+func (c *groupCounts) clone() groupCounts {
+	return groupCounts{match: slices.Clone(c.match), owner: slices.Clone(c.owner), total: c.total}
+}
+
+// gc is g's counts in the run.
+func (s *state) gc(g *group) *groupCounts { return &s.counts[g.id] }
 
 // groupSpec is a term before interning.
 type groupSpec struct {
@@ -130,6 +141,7 @@ func (e *engine) internGroup(s groupSpec) int32 {
 	}
 	g.desc = describeGroup(g)
 	e.groups = append(e.groups, g)
+	e.counts = append(e.counts, groupCounts{})
 	e.groupIndex[canon] = int32(g.id)
 	return int32(g.id)
 }
@@ -199,7 +211,7 @@ func (e *engine) eligibleDomains(g *group) []bool {
 		// place a share of the pods on VMs in no known zone (9 replicas: 3/2/2/2, not 3/3/3).
 		delete(mark, tab.id(api.RegionalZone))
 	}
-	g.grow(len(tab.names))
+	e.gc(g).grow(len(tab.names))
 	g.eligible = make([]bool, len(tab.names))
 	for d := range mark {
 		g.eligible[d] = true

@@ -96,19 +96,20 @@ func (e *engine) filterOwned(pl *placement, v *variant, key string, zf *zoneFilt
 		if g.hostname || g.key != key {
 			continue
 		}
-		g.grow(len(e.domTab(key).names))
+		gc := e.gc(g)
+		gc.grow(len(e.domTab(key).names))
 		self := c.matches[gi]
 		before := len(zf.allowed)
 		switch g.kind {
 		case kindAnti:
-			zf.allowed = keep(zf.allowed, func(d int32) bool { return g.match[d] == 0 })
+			zf.allowed = keep(zf.allowed, func(d int32) bool { return gc.match[d] == 0 })
 			zf.pin, zf.code = true, CodePodAntiAffinity
 			if self {
 				pl.n = 1
 			}
 		case kindAffinity:
 			zf.needsDom, zf.pin = true, true
-			cand := keep(append([]int32(nil), zf.allowed...), func(d int32) bool { return g.match[d] > 0 })
+			cand := keep(append([]int32(nil), zf.allowed...), func(d int32) bool { return gc.match[d] > 0 })
 			if len(cand) == 0 {
 				if !self || e.eligibleTotal(g) > 0 {
 					e.lastGroup = gi
@@ -126,7 +127,7 @@ func (e *engine) filterOwned(pl *placement, v *variant, key string, zf *zoneFilt
 				s = 1
 			}
 			zf.allowed = keep(zf.allowed, func(d int32) bool {
-				return int(d) < len(elig) && elig[d] && g.match[d]+s-lo <= skew
+				return int(d) < len(elig) && elig[d] && gc.match[d]+s-lo <= skew
 			})
 			if zf.spread == nil {
 				zf.spread = g
@@ -146,9 +147,10 @@ func (e *engine) filterInverse(c *podClass, key string, zf *zoneFilter) {
 		if g.hostname || g.key != key {
 			continue
 		}
-		g.grow(len(e.domTab(key).names))
+		gc := e.gc(g)
+		gc.grow(len(e.domTab(key).names))
 		before := len(zf.allowed)
-		zf.allowed = keep(zf.allowed, func(d int32) bool { return g.owner[d] == 0 })
+		zf.allowed = keep(zf.allowed, func(d int32) bool { return gc.owner[d] == 0 })
 		if len(zf.allowed) < before {
 			zf.code, zf.group = CodePodAntiAffinity, gi
 		}
@@ -158,12 +160,13 @@ func (e *engine) filterInverse(c *podClass, key string, zf *zoneFilter) {
 // globalMin is the spread's minimum count over its eligible domains; 0 when fewer domains than
 // minDomains exist (Kubernetes then treats the minimum as zero).
 func (e *engine) globalMin(g *group) int32 {
+	gc := e.gc(g)
 	elig := e.eligibleDomains(g)
 	n, lo := int32(0), int32(math.MaxInt32)
 	for d, ok := range elig {
 		if ok {
 			n++
-			lo = min(lo, g.match[d])
+			lo = min(lo, gc.match[d])
 		}
 	}
 	if n == 0 || n < g.minDomains {
@@ -173,10 +176,11 @@ func (e *engine) globalMin(g *group) int32 {
 }
 
 func (e *engine) eligibleTotal(g *group) int32 {
+	gc := e.gc(g)
 	var t int32
 	for d, ok := range e.eligibleDomains(g) {
 		if ok {
-			t += g.match[d]
+			t += gc.match[d]
 		}
 	}
 	return t
@@ -191,7 +195,7 @@ func (e *engine) pickDomain(pl *placement, key string, zf *zoneFilter) int32 {
 	for _, d := range zf.allowed {
 		var count float64
 		if zf.spread != nil {
-			count = float64(zf.spread.match[d])
+			count = float64(e.gc(zf.spread).match[d])
 		}
 		score := [3]float64{count, e.domainPrice(pl.b.pool, key, tab.names[d]), float64(e.seedRank(tab.names[d]) >> 11)}
 		if less3(score, bestScore) {
@@ -275,7 +279,7 @@ func (e *engine) capSpread(pl *placement, v *variant, key string, d int32) {
 		if g.hostname || g.key != key || g.kind != kindSpread || !pl.c.matches[gi] {
 			continue
 		}
-		room := int(g.maxSkew + e.globalMin(g) - g.match[d])
+		room := int(g.maxSkew + e.globalMin(g) - e.gc(g).match[d])
 		pl.n = max(1, min(pl.n, room))
 	}
 }
