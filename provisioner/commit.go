@@ -180,8 +180,8 @@ func (e *engine) maxAlloc(p *pool, types []int32) resVec {
 }
 
 // binFree is the vector the fit tree indexes: what the bin could still take (nothing when closed).
-func (e *engine) binFree(b *bin) resVec {
-	f := e.rt.zero()
+func (p *problem) binFree(b *bin) resVec {
+	f := p.rt.zero()
 	if b.closed || b.dead {
 		for i := range f {
 			f[i] = -1

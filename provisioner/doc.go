@@ -9,7 +9,7 @@
 //
 // Data flows one way:
 //
-//	Input ──newEngine──► compiled engine
+//	Input ──compile (engine.go)──► problem: immutable once built, shared by every run
 //	  pods ─────────── requests.go, podclass.go, classcompile.go: classes of interchangeable pods,
 //	                   their node requirements (reqset.go), topology groups (topology.go) and
 //	                   Karpenter's relaxation variants (relax.go)
@@ -18,6 +18,8 @@
 //	                   (daemonsets.go); limits and minValues
 //	  nodes, claims ── bins.go: bins with fixed labels and room, and the pods already there
 //	       │
+//	problem.newEngine ── a run: the problem plus a fresh state (state.go) copied from the
+//	       │             compiled start: bins, topology counts, pool usage, class queues, placements
 //	       ▼
 //	pack (pack.go) ── guide.go, cg.go, knapsack.go, fleet.go: column generation over pod shapes
 //	       │          plans the cheapest fractional fleet; its patterns, rounded down, are opened
@@ -35,7 +37,7 @@
 //	       ▼
 //	Plan (output.go, explain.go, bound.go, cgbound.go)
 //
-// The same engine, reset to its compiled state (reset.go), also runs a plain first-fit-decreasing
+// A second run over the same problem, from its own fresh state, is a plain first-fit-decreasing
 // baseline (Karpenter's algorithm, with NodeClaims that grow while any type fits) and Solve returns
 // whichever plan places more pods, then costs less. internal/lp holds the LP solvers.
 // docs/provisioner.md describes the algorithm, the bound and the policies.

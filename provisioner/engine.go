@@ -45,8 +45,14 @@ type problem struct {
 	pvs                 map[string]*corev1.PersistentVolume
 	anyPreferNoSchedule bool
 	forced              map[int32]int
-	fixedBins           int // the first fixedBins bins are existing nodes and in-flight claims
-	sigs                sigCache
+	// fixed, startCounts and startUsage are the packing state compilation leaves: the existing
+	// nodes and in-flight claims as bins (room bound pods take, their host ports and hostname
+	// counts), the groups' counts of bound pods, and the pools' usage. Every run starts from copies.
+	fixed       []*bin
+	fixedBins   int // len(fixed): a run's bins[:fixedBins] are its copies of fixed
+	startCounts []groupCounts
+	startUsage  [][]int64
+	sigs        sigCache
 	// lenient (Simulator problems) records a class's compile error in the class instead of failing.
 	lenient bool
 
@@ -57,38 +63,6 @@ type problem struct {
 	priceOrders  map[int][]int
 	launchOrders map[string][]launchCandidate
 	optionsCache map[string]launchOptionsEntry
-	fixedNames   map[string][]*bin // lazily built by nameClaims
-}
-
-// state is what one packing run changes and derives from its pods: the bins (new NodeClaims
-// appended after the fixed ones), the fit tree over them, and the run's caches.
-type state struct {
-	baseline bool // first-fit-decreasing with growable NodeClaims, the reference plan
-
-	bins []*bin
-	tree *fitTree
-	// poolUsed[pool idx] is what nodes, in-flight claims and planned claims take from its limits.
-	poolUsed [][]int64
-
-	scratch     placement
-	duals       map[int]coverResult
-	forceTarget int
-	lastGroup   int32 // the group behind the last topology failure of check
-	// counts[group id] are the group's topology counts.
-	counts []groupCounts
-	// queues[class id] are the class's pods in queue order, the placed ones first.
-	queues []classQueue
-	// placed[pod idx] is where the run placed the pod; placeClock counts placements.
-	placed       []podPlace
-	placeClock   int64
-	seq          map[int]int
-	targetOrders map[int][]int
-	guide        map[guideKey]int
-	shapeOf      map[*podClass]*shape
-	quotaBins    map[*shape][]*bin
-	freeLP       freeLPCache
-	// touched lists the existing nodes and in-flight claims a run changed (see touch).
-	touched []*bin
 }
 
 type tolKey struct {
@@ -96,16 +70,34 @@ type tolKey struct {
 	pns          bool
 }
 
-func newEngine(in *Input, opts Options, baseline bool, sigs sigCache) (*engine, error) {
-	e := allocEngine(in, opts, baseline, sigs)
+// compile builds the problem of an input. lenient (a Simulator's universe) records a class's
+// compile error in the class instead of failing.
+func compile(in *Input, opts Options, lenient bool) (*problem, error) {
+	e := allocEngine(in, opts, sigCache{})
+	e.lenient = lenient
 	if err := e.compile(); err != nil {
 		return nil, err
 	}
-	return e, nil
+	return e.problem, nil
 }
 
-// allocEngine is an engine with its caches made and nothing compiled.
-func allocEngine(in *Input, opts Options, baseline bool, sigs sigCache) *engine {
+// newEngine compiles the input and gives the problem a fresh state.
+func newEngine(in *Input, opts Options, baseline bool) (*engine, error) {
+	p, err := compile(in, opts, false)
+	if err != nil {
+		return nil, err
+	}
+	return p.newEngine(baseline), nil
+}
+
+// newEngine is a run over p from the compiled start: the main strategy, or the baseline.
+func (p *problem) newEngine(baseline bool) *engine {
+	return &engine{problem: p, state: newState(p, baseline)}
+}
+
+// allocEngine is an engine with its caches made and nothing compiled; compile fills its problem,
+// using the engine's state as scratch for the counts bound pods leave.
+func allocEngine(in *Input, opts Options, sigs sigCache) *engine {
 	p := &problem{
 		in: in, opts: opts, sigs: sigs,
 		sets: newReqSets(), poolByName: map[string]*pool{}, poolTypes: map[string][]*instancetype.InstanceType{},
@@ -114,27 +106,21 @@ func allocEngine(in *Input, opts Options, baseline bool, sigs sigCache) *engine 
 		priceOrders: map[int][]int{}, forced: map[int32]int{}, launchOrders: map[string][]launchCandidate{},
 		optionsCache: map[string]launchOptionsEntry{},
 	}
-	return &engine{problem: p, state: newRunState(baseline)}
+	return &engine{problem: p, state: newRunState(false)}
 }
 
-// newRunState is an empty state with its run caches made.
-func newRunState(baseline bool) *state {
-	s := &state{baseline: baseline}
-	s.resetRunCaches()
-	return s
-}
-
-// compile builds everything a run needs from the input.
+// compile builds everything a run needs from the input. The packing state compilation leaves
+// (bins of the nodes and in-flight claims, bound pods' counts, pools' usage) becomes the problem's
+// start, which every run copies.
 func (e *engine) compile() error {
 	steps := []func() error{e.indexObjects, e.compilePods, e.buildResources, e.buildPools, e.compileDaemons,
 		e.finishPools, e.addNodeBins, e.compileClasses}
-	defer func() { e.fixedBins = len(e.bins) }()
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err
 		}
 	}
-	e.placed = make([]podPlace, len(e.pods))
+	e.fixed, e.fixedBins, e.startCounts, e.startUsage = e.bins, len(e.bins), e.counts, e.poolUsed
 	return nil
 }
 
@@ -307,32 +293,6 @@ func (e *engine) countForced() {
 		if g := e.groups[gi]; g.kind == kindSpread {
 			e.forced[gi] = (k + int(g.maxSkew) - 1) / int(g.maxSkew)
 		}
-	}
-}
-
-// initQueues gives every class its queue: its pods in queue order, none placed.
-func (s *state) initQueues(classes []*podClass) {
-	s.queues = make([]classQueue, len(classes))
-	for _, c := range classes {
-		s.queues[c.id] = classQueue{pods: slices.Clone(c.pods), cursor: make([]int, len(c.variants))}
-	}
-}
-
-// remaining counts the pods of c the run has not placed.
-func (s *state) remaining(c *podClass) int {
-	q := &s.queues[c.id]
-	return len(q.pods) - q.next
-}
-
-// binOf is the bin the run placed pi on, nil while pending.
-func (s *state) binOf(pi *podInfo) *bin { return s.placed[pi.idx].bin }
-
-// touch records the first change a run makes to an existing node or in-flight claim, so that a
-// Simulator can undo the run by restoring only those bins.
-func (e *engine) touch(b *bin) {
-	if b.kind != binNew && !b.touched {
-		b.touched = true
-		e.touched = append(e.touched, b)
 	}
 }
 

@@ -152,7 +152,7 @@ func TestNeverWorseThanFFD(t *testing.T) {
 	for name, ps := range map[string][]*corev1.Pod{"generic": genericPods(1000), "diverse": diversePods(1000)} {
 		in := Input{Pods: ps, NodePools: benchPool(t)}
 		plan := solveOrFail(t, in)
-		e, err := newEngine(&in, in.Options.withDefaults(), true, sigCache{})
+		e, err := newEngine(&in, in.Options.withDefaults(), true)
 		if err != nil {
 			t.Fatal(err)
 		}

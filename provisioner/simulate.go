@@ -20,9 +20,9 @@ type Simulator struct {
 	opts Options
 	// index maps a node name to its position in in.Nodes.
 	index map[string]int
-	eng   *engine
-	// base is the packing state right after compilation (fixed bins' room, ports, host counts).
-	base *snapshot
+	// eng is the one run the Simulator keeps over its problem, undone after each question (its
+	// fixed bins go back to the problem's compiled ones, see undoRun).
+	eng *engine
 	// nodeBin is in.Nodes[i]'s bin; moved[i] its evacuable pods, compiled as pending pods.
 	nodeBin []*bin
 	moved   [][]*podInfo
@@ -124,9 +124,7 @@ func (s *Simulator) Evacuate(req EvacuateRequest) (*Plan, error) {
 // same compiled state, keeping the plan that places more pods, then costs less.
 func (s *Simulator) run(q *question, start time.Time) *Plan {
 	e := s.eng
-	e.pack()
-	e.improve()
-	chs := e.finalize()
+	chs := e.run()
 	plan := s.render(q, chs)
 	if s.opts.DisableBaseline {
 		return plan
@@ -134,8 +132,7 @@ func (s *Simulator) run(q *question, start time.Time) *Plan {
 	placed, price := e.placedCount(), totalPrice(chs)
 	s.undoRun(q)
 	e.baseline = true
-	e.pack()
-	baseCh := e.finalize()
+	baseCh := e.run()
 	if better(e.placedCount(), totalPrice(baseCh), placed, price) {
 		plan = s.render(q, baseCh)
 	}

@@ -17,11 +17,11 @@ type classLists struct {
 // exists before the first question.
 func (s *Simulator) compile() error {
 	universe, origin := s.universeInput()
-	e := allocEngine(&universe, s.opts, false, sigCache{})
-	e.lenient = true
-	if err := e.compile(); err != nil {
+	p, err := compile(&universe, s.opts, true)
+	if err != nil {
 		return err
 	}
+	e := p.newEngine(false)
 	s.eng = e
 	for _, pi := range e.pods {
 		if pi.class.err != nil && origin[pi.pod] < 0 {
@@ -30,7 +30,6 @@ func (s *Simulator) compile() error {
 	}
 	s.indexPods(origin)
 	s.indexBins()
-	s.base = e.takeSnapshot()
 	s.topo = newSimTopology(e)
 	s.indexClasses()
 	s.all.classes, s.all.pods, s.all.pools, s.all.pns = e.classes, e.pods, e.pools, e.anyPreferNoSchedule

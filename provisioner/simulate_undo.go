@@ -6,7 +6,7 @@ package provisioner
 func (s *Simulator) undoRun(q *question) {
 	e := s.eng
 	for _, b := range e.touched {
-		st := &s.base.bins[b.id]
+		st := e.fixed[b.id]
 		copy(b.used, st.used)
 		b.ports = append(b.ports[:0], st.ports...)
 		b.host = append(b.host[:0], st.host...)

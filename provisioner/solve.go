@@ -23,29 +23,38 @@ func Solve(in Input) (*Plan, error) {
 	if err := validateBuffers(in.CapacityBuffers); err != nil {
 		return nil, err
 	}
-	main, err := newEngine(&in, opts, false, sigCache{})
+	p, err := compile(&in, opts, false)
 	if err != nil {
 		return nil, err
 	}
-	snap := main.takeSnapshot()
-	main.pack()
-	main.improve()
-	chs := main.finalize()
-	plan := main.plan(chs)
-	plan.Cost.LowerBoundPerHour = floorPrice(main.lowerBound())
+	main := p.newEngine(false)
+	chs := main.run()
+	plan := main.render(chs)
 	if !opts.DisableBaseline {
-		placed, price := main.placedCount(), totalPrice(chs)
-		// The baseline reuses the compiled engine: the main plan is already rendered.
-		main.reset(snap, true)
-		main.pack()
-		baseCh := main.finalize()
-		if better(main.placedCount(), totalPrice(baseCh), placed, price) {
-			plan = main.plan(baseCh)
-			plan.Cost.LowerBoundPerHour = floorPrice(main.lowerBound())
+		// The baseline is a second run over the same problem, from its own fresh state.
+		base := p.newEngine(true)
+		if baseCh := base.run(); better(base.placedCount(), totalPrice(baseCh), main.placedCount(), totalPrice(chs)) {
+			plan = base.render(baseCh)
 		}
 	}
 	plan.Stats.SolveMillis = time.Since(start).Milliseconds()
 	return plan, nil
+}
+
+// run packs the pods, improves the packing (main strategy only) and finalizes the NodeClaims.
+func (e *engine) run() []choice {
+	e.pack()
+	if !e.baseline {
+		e.improve()
+	}
+	return e.finalize()
+}
+
+// render is the run's plan with its lower bound.
+func (e *engine) render(chs []choice) *Plan {
+	plan := e.plan(chs)
+	plan.Cost.LowerBoundPerHour = floorPrice(e.lowerBound())
+	return plan
 }
 
 // better prefers the plan that places more pods, then the cheaper one.

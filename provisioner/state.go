@@ -1,0 +1,109 @@
+package provisioner
+
+import "slices"
+
+// state is what one packing run changes and derives from its pods: the bins (new NodeClaims
+// appended after the fixed ones), the fit tree over them, and the run's caches.
+type state struct {
+	baseline bool // first-fit-decreasing with growable NodeClaims, the reference plan
+
+	bins []*bin
+	tree *fitTree
+	// poolUsed[pool idx] is what nodes, in-flight claims and planned claims take from its limits.
+	poolUsed [][]int64
+
+	scratch     placement
+	duals       map[int]coverResult
+	forceTarget int
+	lastGroup   int32 // the group behind the last topology failure of check
+	// counts[group id] are the group's topology counts.
+	counts []groupCounts
+	// queues[class id] are the class's pods in queue order, the placed ones first.
+	queues []classQueue
+	// placed[pod idx] is where the run placed the pod; placeClock counts placements.
+	placed       []podPlace
+	placeClock   int64
+	seq          map[int]int
+	targetOrders map[int][]int
+	guide        map[guideKey]int
+	shapeOf      map[*podClass]*shape
+	quotaBins    map[*shape][]*bin
+	freeLP       freeLPCache
+	// touched lists the existing nodes and in-flight claims a run changed (see touch).
+	touched    []*bin
+	fixedNames map[string][]*bin // lazily built by nameClaims
+}
+
+// newState is a fresh run over p: the fixed bins, group counts and pool usage as compiled (copies,
+// so that runs over one problem never see each other), every class's pods queued, nothing placed.
+func newState(p *problem, baseline bool) *state {
+	s := newRunState(baseline)
+	s.bins = make([]*bin, len(p.fixed))
+	for i, b := range p.fixed {
+		s.bins[i] = b.startCopy()
+	}
+	s.counts = make([]groupCounts, len(p.startCounts))
+	for i := range p.startCounts {
+		s.counts[i] = p.startCounts[i].clone()
+	}
+	s.poolUsed = make([][]int64, len(p.startUsage))
+	for i, u := range p.startUsage {
+		s.poolUsed[i] = slices.Clone(u)
+	}
+	s.initQueues(p.classes)
+	s.placed = make([]podPlace, len(p.pods))
+	s.tree = newFitTree(p.rt.len(), len(p.pods)+len(s.bins)+16)
+	for _, b := range s.bins {
+		s.tree.push(p.binFree(b))
+	}
+	return s
+}
+
+// newRunState is an empty state with its run caches made (compile's scratch state).
+func newRunState(baseline bool) *state {
+	s := &state{baseline: baseline}
+	s.resetRunCaches()
+	return s
+}
+
+// startCopy is a fixed bin as a run starts with it: its own room, ports and host counts, none of
+// the run's pods.
+func (b *bin) startCopy() *bin {
+	c := *b
+	c.used, c.ports, c.host = b.used.clone(), slices.Clone(b.ports), slices.Clone(b.host)
+	c.classes, c.pods, c.domCache, c.touched = nil, nil, nil, false
+	return &c
+}
+
+// initQueues gives every class its queue: its pods in queue order, none placed.
+func (s *state) initQueues(classes []*podClass) {
+	s.queues = make([]classQueue, len(classes))
+	for _, c := range classes {
+		s.queues[c.id] = classQueue{pods: slices.Clone(c.pods), cursor: make([]int, len(c.variants))}
+	}
+}
+
+// remaining counts the pods of c the run has not placed.
+func (s *state) remaining(c *podClass) int {
+	q := &s.queues[c.id]
+	return len(q.pods) - q.next
+}
+
+// binOf is the bin the run placed pi on, nil while pending.
+func (s *state) binOf(pi *podInfo) *bin { return s.placed[pi.idx].bin }
+
+// touch records the first change a run makes to an existing node or in-flight claim, so that a
+// Simulator can undo the run by restoring only those bins.
+func (e *engine) touch(b *bin) {
+	if b.kind != binNew && !b.touched {
+		b.touched = true
+		e.touched = append(e.touched, b)
+	}
+}
+
+// resetRunCaches drops what one packing run derived from its pending pods.
+func (s *state) resetRunCaches() {
+	s.seq, s.freeLP, s.forceTarget = map[int]int{}, freeLPCache{}, -1
+	s.guide, s.shapeOf, s.quotaBins = map[guideKey]int{}, map[*podClass]*shape{}, map[*shape][]*bin{}
+	s.targetOrders, s.duals = map[int][]int{}, map[int]coverResult{}
+}
