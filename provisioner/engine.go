@@ -62,7 +62,6 @@ type problem struct {
 	typeLists    map[int][]int32
 	priceOrders  map[int][]int
 	launchOrders map[string][]launchCandidate
-	optionsCache map[string]launchOptionsEntry
 }
 
 type tolKey struct {
@@ -104,7 +103,6 @@ func allocEngine(in *Input, opts Options, sigs sigCache) *engine {
 		groupIndex: map[string]int32{}, domTabs: map[string]*domTab{}, domPrices: map[string]float64{},
 		tolCache: map[tolKey]bool{}, nodeCache: map[[2]int]bool{}, typeLists: map[int][]int32{},
 		priceOrders: map[int][]int{}, forced: map[int32]int{}, launchOrders: map[string][]launchCandidate{},
-		optionsCache: map[string]launchOptionsEntry{},
 	}
 	return &engine{problem: p, state: newRunState(false)}
 }

@@ -33,6 +33,9 @@ func (s *Simulator) undoRun(q *question) {
 		}
 	}
 	e.resetRunCaches()
+	if s.limitsOn {
+		clear(e.optionsCache) // the baseline's claims leave the pools another usage
+	}
 	e.baseline = false
 }
 

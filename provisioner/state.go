@@ -30,8 +30,11 @@ type state struct {
 	quotaBins    map[*shape][]*bin
 	freeLP       freeLPCache
 	// touched lists the existing nodes and in-flight claims a run changed (see touch).
-	touched    []*bin
-	fixedNames map[string][]*bin // lazily built by nameClaims
+	touched []*bin
+	// optionsCache holds the run's launch lists; they depend on its pools' usage, so runs never
+	// share them (a Simulator keeps its own across questions while no pool has limits).
+	optionsCache map[string]launchOptionsEntry
+	fixedNames   map[string][]*bin // lazily built by nameClaims
 }
 
 // newState is a fresh run over p: the fixed bins, group counts and pool usage as compiled (copies,
@@ -61,7 +64,7 @@ func newState(p *problem, baseline bool) *state {
 
 // newRunState is an empty state with its run caches made (compile's scratch state).
 func newRunState(baseline bool) *state {
-	s := &state{baseline: baseline}
+	s := &state{baseline: baseline, optionsCache: map[string]launchOptionsEntry{}}
 	s.resetRunCaches()
 	return s
 }
