@@ -18,14 +18,14 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/e2e-rbac.golden.yaml")
+var update = flag.Bool("update", false, "rewrite testdata/e2e-chart.golden.yaml")
 
 const (
 	chartDir    = "../../charts/napkit"
 	rulesFile   = "../../charts/napkit/rbac/rules.yaml"
 	crdSource   = "../../examples/controller/crds"
 	flagsGolden = "../../examples/controller/internal/app/testdata/flags.golden"
-	e2eGolden   = "testdata/e2e-rbac.golden.yaml"
+	e2eGolden   = "testdata/e2e-chart.golden.yaml"
 )
 
 func renderWith(t *testing.T, release, namespace string, valueFiles ...string) []*unstructured.Unstructured {
@@ -90,7 +90,7 @@ func TestRenderDefaultValues(t *testing.T) {
 	pdb := Find(objs, "PodDisruptionBudget", "")
 	maxUnavailable, _, _ := unstructured.NestedFieldNoCopy(pdb.Object, "spec", "maxUnavailable")
 	assert.Equal(t, "1", fmt.Sprint(maxUnavailable))
-	checkRBAC(t, objs, "napkit")
+	checkRBAC(t, objs, "napkit", "")
 	checkNoPlainSecrets(t, objs)
 }
 
@@ -100,8 +100,8 @@ func TestRenderAllOptions(t *testing.T) {
 		"ClusterRole/napkit-full", "ClusterRoleBinding/napkit-full", "ConfigMap/napkit-full-ssh",
 		"CustomResourceDefinition/aksnodeclasses.karpenter.azure.com", "CustomResourceDefinition/nodeclaims.karpenter.sh",
 		"CustomResourceDefinition/nodepools.karpenter.sh",
-		"Deployment/napkit-full", "PodDisruptionBudget/napkit-full", "Role/napkit-full", "RoleBinding/napkit-full",
-		"Service/napkit-full-metrics", "ServiceAccount/napkit-sa", "ServiceMonitor/napkit-full",
+		"Deployment/napkit-full", "PodDisruptionBudget/napkit-full", "Role/napkit-full", "Role/napkit-full-system",
+		"RoleBinding/napkit-full", "RoleBinding/napkit-full-system", "Service/napkit-full-metrics", "ServiceAccount/napkit-sa", "ServiceMonitor/napkit-full",
 	}, Kinds(objs))
 	sa := Find(objs, "ServiceAccount", "")
 	assert.Equal(t, "11111111-2222-3333-4444-555555555555", sa.GetAnnotations()["azure.workload.identity/client-id"])
@@ -116,7 +116,8 @@ func TestRenderAllOptions(t *testing.T) {
 	assert.Equal(t, "platform", args["--leader-election-namespace"])
 	assert.Equal(t, ":9090", args["--metrics-addr"])
 	assert.Contains(t, fmt.Sprint(podSpec(t, dep)["volumes"]), "secret:map[defaultMode:256 items:[map[key:token path:token]] secretName:napkit-bootstrap-token]")
-	checkRBAC(t, objs, "platform")
+	assert.Equal(t, "kube-system", args["--system-namespace"])
+	checkRBAC(t, objs, "platform", "kube-system")
 	checkNoPlainSecrets(t, objs)
 
 	// Every controller flag gets its value from the chart (the simulation's from simulate.yaml).
@@ -166,35 +167,64 @@ func TestChartCRDsAreTheEmbeddedOnes(t *testing.T) {
 }
 
 // The rendered RBAC is exactly charts/napkit/rbac/rules.yaml, the set the e2e audit derives: cluster
-// rules in the ClusterRole, the Lease only in the release namespace's Role, and no wildcard.
-func checkRBAC(t *testing.T, objs []*unstructured.Unstructured, namespace string) {
+// rules in the ClusterRole, the Lease only in the release namespace's Role, the maintenance-window
+// ConfigMap only in the system namespace's Role (none without --system-namespace), and no wildcard.
+func checkRBAC(t *testing.T, objs []*unstructured.Unstructured, namespace, systemNamespace string) {
 	t.Helper()
 	var want struct {
-		ClusterRules   []map[string]any `json:"clusterRules"`
-		NamespaceRules []map[string]any `json:"namespaceRules"`
+		ClusterRules         []map[string]any `json:"clusterRules"`
+		NamespaceRules       []map[string]any `json:"namespaceRules"`
+		SystemNamespaceRules []map[string]any `json:"systemNamespaceRules"`
 	}
 	data, err := os.ReadFile(rulesFile)
 	require.NoError(t, err)
-	require.NoError(t, sigsyaml.Unmarshal(data, &want))
+	require.NoError(t, sigsyaml.UnmarshalStrict(data, &want))
 	require.NotEmpty(t, want.ClusterRules)
+	require.NotEmpty(t, want.SystemNamespaceRules)
 	cr := Find(objs, "ClusterRole", "")
-	role := Find(objs, "Role", "")
-	assert.Equal(t, namespace, role.GetNamespace())
 	assert.Equal(t, ruleStrings(want.ClusterRules), ruleStrings(rulesOf(cr)))
-	assert.Equal(t, ruleStrings(want.NamespaceRules), ruleStrings(rulesOf(role)))
+	roles := map[string]*unstructured.Unstructured{}
+	for _, o := range objs {
+		if o.GetKind() == "Role" {
+			require.NotContains(t, roles, o.GetNamespace(), "one Role per namespace")
+			roles[o.GetNamespace()] = o
+		}
+	}
+	wantRoles := map[string][]string{namespace: ruleStrings(want.NamespaceRules)}
+	if systemNamespace != "" {
+		wantRoles[systemNamespace] = ruleStrings(want.SystemNamespaceRules)
+	}
+	gotRoles := map[string][]string{}
+	for ns, role := range roles {
+		gotRoles[ns] = ruleStrings(rulesOf(role))
+	}
+	assert.Equal(t, wantRoles, gotRoles)
 	for _, r := range ruleStrings(rulesOf(cr)) {
 		assert.NotContains(t, r, "*", "no wildcard in %s", r)
 		assert.NotContains(t, r, "leases", "leases only in the Role")
+		assert.NotContains(t, r, "configmaps", "ConfigMaps only in the system namespace's Role")
 		assert.NotContains(t, r, "secrets", "the controller reads no Secret")
 	}
-	for _, kind := range []string{"ClusterRoleBinding", "RoleBinding"} {
-		b := Find(objs, kind, "")
+	sa := Find(objs, "ServiceAccount", "")
+	bindings := 0
+	for _, b := range objs {
+		if b.GetKind() != "ClusterRoleBinding" && b.GetKind() != "RoleBinding" {
+			continue
+		}
+		bindings++
 		subjects, _, _ := unstructured.NestedSlice(b.Object, "subjects")
 		require.Len(t, subjects, 1)
-		sa := Find(objs, "ServiceAccount", "")
-		assert.Equal(t, sa.GetName(), subjects[0].(map[string]any)["name"], kind)
-		assert.Equal(t, namespace, subjects[0].(map[string]any)["namespace"], kind)
+		assert.Equal(t, sa.GetName(), subjects[0].(map[string]any)["name"], b.GetName())
+		assert.Equal(t, namespace, subjects[0].(map[string]any)["namespace"], b.GetName())
+		roleName, _, _ := unstructured.NestedString(b.Object, "roleRef", "name")
+		if b.GetKind() == "RoleBinding" {
+			require.Contains(t, roles, b.GetNamespace(), b.GetName())
+			assert.Equal(t, roles[b.GetNamespace()].GetName(), roleName, "the RoleBinding binds its namespace's Role")
+		} else {
+			assert.Equal(t, cr.GetName(), roleName)
+		}
 	}
+	assert.Equal(t, 1+len(roles), bindings, "one binding per role")
 }
 
 var (
@@ -242,26 +272,33 @@ func TestValuesHoldNoSecrets(t *testing.T) {
 	assert.Equal(t, 2, refs, "cluster.bootstrapToken.secretName and .key")
 }
 
-// The e2e suite applies the chart's ServiceAccount and RBAC from this golden file (it cannot import
-// Helm without adding it to the examples module), so the file must be what the chart renders.
-func TestE2EGoldenIsTheRenderedRBAC(t *testing.T) {
+// The e2e suite applies the chart from this golden file (it cannot import Helm without adding it to
+// the examples module), so the file must be what the chart renders for README's install: every
+// object but the CRDs, which the e2e suite takes from their one source, the controller's embedded
+// files.
+func TestE2EGoldenIsTheRenderedChart(t *testing.T) {
 	objs := renderWith(t, "napkit", "napkit", "e2e.yaml")
 	var keep []*unstructured.Unstructured
 	for _, o := range objs {
-		switch o.GetKind() {
-		case "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding":
+		if o.GetKind() != "CustomResourceDefinition" {
 			keep = append(keep, o)
 		}
 	}
+	assert.Equal(t, []string{
+		"ClusterRole/napkit", "ClusterRoleBinding/napkit", "ConfigMap/napkit-ssh", "Deployment/napkit",
+		"PodDisruptionBudget/napkit", "Role/napkit", "Role/napkit-system", "RoleBinding/napkit", "RoleBinding/napkit-system",
+		"Service/napkit-metrics", "ServiceAccount/napkit",
+	}, Kinds(keep))
+	checkRBAC(t, objs, "napkit", "kube-system")
 	got, err := Encode(keep)
 	require.NoError(t, err)
-	got = append([]byte("# Generated by deploy/chartrender (go test -run TestE2EGoldenIsTheRenderedRBAC -update); do not edit.\n"), got...)
+	got = append([]byte("# Generated by deploy/chartrender (go test -run TestE2EGoldenIsTheRenderedChart -update); do not edit.\n"), got...)
 	if *update {
 		require.NoError(t, os.WriteFile(e2eGolden, got, 0o644))
 	}
 	want, err := os.ReadFile(e2eGolden)
 	require.NoError(t, err)
-	assert.Equal(t, string(want), string(got), "run go test -run TestE2EGoldenIsTheRenderedRBAC -update")
+	assert.Equal(t, string(want), string(got), "run go test -run TestE2EGoldenIsTheRenderedChart -update")
 }
 
 func podSpec(t *testing.T, dep *unstructured.Unstructured) map[string]any {
@@ -305,14 +342,18 @@ func rulesOf(o *unstructured.Unstructured) []map[string]any {
 	return out
 }
 
-// ruleStrings expands rules to sorted "group resource verb" triples.
+// ruleStrings expands rules to sorted "group resource verb [names]" lines.
 func ruleStrings(rules []map[string]any) []string {
 	var out []string
 	for _, r := range rules {
+		names := ""
+		if n, ok := r["resourceNames"].([]any); ok {
+			names = fmt.Sprint(n)
+		}
 		for _, g := range r["apiGroups"].([]any) {
 			for _, res := range r["resources"].([]any) {
 				for _, v := range r["verbs"].([]any) {
-					out = append(out, fmt.Sprintf("%q %s %s", g, res, v))
+					out = append(out, strings.TrimSpace(fmt.Sprintf("%q %s %s %s", g, res, v, names)))
 				}
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/restmapper"
 
 	"github.com/napkit/napkit/examples/controller/internal/controller"
@@ -63,25 +64,33 @@ func readObjects(path string) ([]*unstructured.Unstructured, error) {
 // create creates every object as kubectl create would: the kind is mapped to its resource through
 // discovery, and namespaced objects without a namespace go to "default".
 func (c *cluster) create(ctx context.Context, objs ...*unstructured.Unstructured) error {
+	return c.each(ctx, objs, func(ri dynamic.ResourceInterface, u *unstructured.Unstructured) error {
+		if _, err := ri.Create(ctx, u, metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("creating: %w", err)
+		}
+		return nil
+	})
+}
+
+// each calls fn with every object and the client of its resource (in its namespace, "default" when
+// it names none), and names the object in fn's error.
+func (c *cluster) each(ctx context.Context, objs []*unstructured.Unstructured, fn func(dynamic.ResourceInterface, *unstructured.Unstructured) error) error {
 	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(c.kube.Discovery()))
 	for _, u := range objs {
 		m, err := mapper.RESTMapping(u.GroupVersionKind().GroupKind(), u.GroupVersionKind().Version)
 		if err != nil {
 			return fmt.Errorf("mapping %s: %w", u.GroupVersionKind(), err)
 		}
-		ri := c.dyn.Resource(m.Resource)
-		var created error
+		var ri dynamic.ResourceInterface = c.dyn.Resource(m.Resource)
 		if m.Scope.Name() == meta.RESTScopeNameNamespace {
 			ns := u.GetNamespace()
 			if ns == "" {
 				ns = metav1.NamespaceDefault
 			}
-			_, created = ri.Namespace(ns).Create(ctx, u, metav1.CreateOptions{})
-		} else {
-			_, created = ri.Create(ctx, u, metav1.CreateOptions{})
+			ri = c.dyn.Resource(m.Resource).Namespace(ns)
 		}
-		if created != nil {
-			return fmt.Errorf("creating %s %s: %w", u.GetKind(), u.GetName(), created)
+		if err := fn(ri, u); err != nil {
+			return fmt.Errorf("%s %s: %w", u.GetKind(), u.GetName(), err)
 		}
 	}
 	return nil

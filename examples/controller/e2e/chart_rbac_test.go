@@ -1,0 +1,239 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
+)
+
+// auditEvent is the part of an audit.k8s.io/v1 Event the test reads.
+type auditEvent struct {
+	Stage      string `json:"stage"`
+	Verb       string `json:"verb"`
+	RequestURI string `json:"requestURI"`
+	User       struct {
+		Username string `json:"username"`
+	} `json:"user"`
+	ObjectRef      *auditObjectRef `json:"objectRef"`
+	ResponseStatus *struct {
+		Code int `json:"code"`
+	} `json:"responseStatus"`
+}
+
+type auditObjectRef struct {
+	Resource    string `json:"resource"`
+	Subresource string `json:"subresource"`
+	Namespace   string `json:"namespace"`
+	Name        string `json:"name"`
+	APIGroup    string `json:"apiGroup"`
+}
+
+// rbacRules is charts/napkit/rbac/rules.yaml: the ClusterRole's rules, the release namespace's
+// Role's and the system namespace's Role's.
+type rbacRules struct {
+	ClusterRules         []rbacRule `json:"clusterRules"`
+	NamespaceRules       []rbacRule `json:"namespaceRules"`
+	SystemNamespaceRules []rbacRule `json:"systemNamespaceRules"`
+}
+
+type rbacRule struct {
+	APIGroups     []string `json:"apiGroups"`
+	ResourceNames []string `json:"resourceNames,omitempty"`
+	Resources     []string `json:"resources"`
+	Verbs         []string `json:"verbs"`
+}
+
+// readAudit returns the user's requests (one per completed request) from the JSON-lines audit log.
+func readAudit(t *testing.T, path, user string) []auditEvent {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	var out []auditEvent
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var e auditEvent
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &e), "audit line %q", sc.Text())
+		if e.User.Username == user && (e.Stage == "ResponseComplete" || e.Stage == "Panic" || e.Stage == "ResponseStarted" && e.Verb == "watch") {
+			out = append(out, e)
+		}
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+// resourceUse is what the audit shows of one API group and resource: the verbs, the namespaces
+// ("" for cluster-scoped or all-namespace requests) and the object names.
+type resourceUse struct {
+	verbs, namespaces, names map[string]bool
+}
+
+// rulesFromAudit groups the requests into rules, one per API group and resource with the sorted
+// verbs (a watch brings list). A resource requested only in the release namespace goes to the Role
+// there (the Lease); one requested only in the system namespace goes to the Role there, narrowed
+// to the objects' names when every verb allows that (the maintenance-window ConfigMap); everything
+// else, a resource seen cluster-wide or in other namespaces, goes to the ClusterRole.
+func rulesFromAudit(t *testing.T, events []auditEvent) rbacRules {
+	t.Helper()
+	type key struct{ group, resource string }
+	uses := map[key]*resourceUse{}
+	for _, e := range events {
+		if e.ObjectRef == nil {
+			t.Logf("non-resource request %s %s (code %v): granted to every authenticated user by system:discovery", e.Verb, e.RequestURI, e.ResponseStatus)
+			continue
+		}
+		res := e.ObjectRef.Resource
+		if e.ObjectRef.Subresource != "" {
+			res += "/" + e.ObjectRef.Subresource
+		}
+		k := key{e.ObjectRef.APIGroup, res}
+		u := uses[k]
+		if u == nil {
+			u = &resourceUse{verbs: map[string]bool{}, namespaces: map[string]bool{}, names: map[string]bool{}}
+			uses[k] = u
+		}
+		u.verbs[e.Verb], u.namespaces[e.ObjectRef.Namespace], u.names[e.ObjectRef.Name] = true, true, true
+		if e.Verb == "watch" {
+			// client-go's informers list through a streaming watch (sendInitialEvents) where the
+			// API server offers it and fall back to LIST then WATCH where it does not (older or
+			// differently configured clusters), so every watched resource needs list too.
+			u.verbs["list"] = true
+		}
+	}
+	var out rbacRules
+	for k, u := range uses {
+		rule := rbacRule{APIGroups: []string{k.group}, Resources: []string{k.resource}, Verbs: sortedKeys(u.verbs)}
+		switch only := sortedKeys(u.namespaces); {
+		case len(only) == 1 && only[0] == chartNamespace:
+			out.NamespaceRules = append(out.NamespaceRules, rule)
+		case len(only) == 1 && only[0] == chartSystemNamespace:
+			if namesNarrow(u) {
+				rule.ResourceNames = sortedKeys(u.names)
+			}
+			out.SystemNamespaceRules = append(out.SystemNamespaceRules, rule)
+		default:
+			out.ClusterRules = append(out.ClusterRules, rule)
+		}
+	}
+	for _, rules := range [][]rbacRule{out.ClusterRules, out.NamespaceRules, out.SystemNamespaceRules} {
+		sort.Slice(rules, func(i, j int) bool {
+			a, b := rules[i], rules[j]
+			return a.APIGroups[0] < b.APIGroups[0] || a.APIGroups[0] == b.APIGroups[0] && a.Resources[0] < b.Resources[0]
+		})
+	}
+	return out
+}
+
+// namesNarrow: RBAC's resourceNames restrict get, update, patch and delete of named objects, not
+// create, list or watch.
+func namesNarrow(u *resourceUse) bool {
+	for v := range u.verbs {
+		if !slices.Contains([]string{"get", "update", "patch", "delete"}, v) {
+			return false
+		}
+	}
+	return !u.names[""]
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// expand lists rules as sorted "scope group resource verb [names]" lines, so rule grouping does
+// not matter.
+func expand(r rbacRules) []string {
+	var out []string
+	for scope, rules := range r.scopes() {
+		for _, rule := range rules {
+			names := ""
+			if len(rule.ResourceNames) > 0 {
+				names = fmt.Sprint(rule.ResourceNames)
+			}
+			for _, g := range rule.APIGroups {
+				for _, res := range rule.Resources {
+					for _, v := range rule.Verbs {
+						out = append(out, strings.TrimSpace(fmt.Sprintf("%s %q %s %s %s", scope, g, res, v, names)))
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// scopes maps each namespace a rule set applies in ("" for the ClusterRole) to its rules.
+func (r rbacRules) scopes() map[string][]rbacRule {
+	return map[string][]rbacRule{"": r.ClusterRules, chartNamespace: r.NamespaceRules, chartSystemNamespace: r.SystemNamespaceRules}
+}
+
+// writeRules rewrites the chart's rules file, keeping its header comment.
+func writeRules(t *testing.T, path string, rules rbacRules) {
+	t.Helper()
+	old, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var header strings.Builder
+	for _, line := range strings.SplitAfter(string(old), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			break
+		}
+		header.WriteString(line)
+	}
+	body, err := yaml.Marshal(rules)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, append([]byte(header.String()), body...), 0o644))
+}
+
+func readRules(t *testing.T, path string) rbacRules {
+	t.Helper()
+	var r rbacRules
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, yaml.UnmarshalStrict(data, &r))
+	return r
+}
+
+// unionRules merges two rule sets, one rule per scope, group and resource, by turning each rule
+// back into the requests it allows and deriving rules from them.
+func unionRules(t *testing.T, a, b rbacRules) rbacRules {
+	t.Helper()
+	var events []auditEvent
+	for _, r := range []rbacRules{a, b} {
+		for ns, rules := range r.scopes() {
+			for _, rule := range rules {
+				names := rule.ResourceNames
+				if len(names) == 0 {
+					names = []string{""}
+				}
+				for _, g := range rule.APIGroups {
+					for _, res := range rule.Resources {
+						resource, sub, _ := strings.Cut(res, "/")
+						for _, v := range rule.Verbs {
+							for _, name := range names {
+								events = append(events, auditEvent{Verb: v, ObjectRef: &auditObjectRef{
+									Resource: resource, Subresource: sub, APIGroup: g, Namespace: ns, Name: name}})
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return rulesFromAudit(t, events)
+}
