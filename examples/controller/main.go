@@ -7,7 +7,8 @@
 //
 // With --kubeconfig (or inside a pod) it manages that cluster on real Azure: the Azure and cluster
 // settings (--subscription-id, --resource-group, --cluster-name, --subnet-id, --ca-file, ...) are
-// required, and a missing or wrong one stops it at start naming the flag. Only --simulate swaps in
+// required, and a missing or wrong one stops it at start naming the flag (in a pod it then stays up
+// unready: /healthz 200, /readyz 500 with the error). Only --simulate swaps in
 // the simulated Azure and simulated kubelets (fake nodes in that cluster; the log says so).
 // --version prints the build.
 package main

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -27,6 +28,18 @@ type ConfigError struct {
 	// Flag names the setting (a flag, or an environment variable), Value is what it held ("" when
 	// missing; never a secret's value).
 	Flag, Value, Reason string
+	// Err is the check's own error (a bootstrap.FieldError), when there is one.
+	Err error
+}
+
+// Unwrap returns the check's error, so errors.Is(err, bootstrap.ErrInvalid) still holds.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// IsConfigError reports whether err is, wraps or joins a ConfigError: a setting to fix, which
+// restarting the process would not.
+func IsConfigError(err error) bool {
+	var ce *ConfigError
+	return errors.As(err, &ce)
 }
 
 func (e *ConfigError) Error() string {

@@ -24,7 +24,8 @@ import (
 )
 
 // Run prints the version (--version), runs the walkthrough (no kubeconfig, not in a pod) or the
-// controller against a cluster.
+// controller against a cluster. A configuration error returns at once, except in a pod, which
+// holds it unready (holdUnready) until ctx ends.
 func Run(ctx context.Context, f *Flags, stdout, stderr io.Writer) error {
 	if f.Version {
 		_, err := fmt.Fprintln(stdout, buildinfo.Line("napkit-controller"))
@@ -32,7 +33,7 @@ func Run(ctx context.Context, f *Flags, stdout, stderr io.Writer) error {
 	}
 	log, err := newLogger(f.LogLevel, f.LogFormat, stderr)
 	if err != nil {
-		return err
+		return unreadyInPod(ctx, f, err, slog.New(slog.NewJSONHandler(stderr, nil)))
 	}
 	if f.Kubeconfig == "" && os.Getenv("KUBERNETES_SERVICE_HOST") == "" {
 		if set := f.azureFlagsSet(); len(set) > 0 || f.Simulate {
@@ -44,7 +45,17 @@ func Run(ctx context.Context, f *Flags, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	return runController(ctx, f, log)
+	return unreadyInPod(ctx, f, runController(ctx, f, log), log)
+}
+
+// unreadyInPod holds a pod whose configuration is wrong unready, serving /healthz and a failing
+// /readyz on --health-addr (holdUnready); any other error, or one outside a pod (from a terminal,
+// where the error is the answer), is returned as it is.
+func unreadyInPod(ctx context.Context, f *Flags, err error, log *slog.Logger) error {
+	if err == nil || !IsConfigError(err) || f.HealthAddr == "" || !inPod(os.Getenv) {
+		return err
+	}
+	return holdUnready(ctx, f.HealthAddr, err, log)
 }
 
 func simulateFlag(f *Flags) []string {

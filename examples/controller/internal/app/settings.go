@@ -42,9 +42,51 @@ func clusterSettings(f *Flags, getenv func(string) string) (bootstrap.Cluster, s
 		Network: api.DefaultClusterNetwork(),
 	}
 	if err := cluster.Validate(); err != nil {
-		return bootstrap.Cluster{}, "", fmt.Errorf("cluster settings: %w", err)
+		return bootstrap.Cluster{}, "", fmt.Errorf("cluster settings: %w", namingFlags(err, f))
 	}
 	return cluster, strings.TrimSpace(string(key)), nil
+}
+
+// fieldFlags names the flag behind each field bootstrap.Cluster.Validate checks.
+var fieldFlags = map[string]string{
+	"cluster name": "--cluster-name", "API server host": "--api-server", "cluster CA certificate": "--ca-file",
+	"bootstrap token": "--bootstrap-token-file", "Kubernetes version": "--kubernetes-version",
+	"tenant ID": "--tenant-id", "subscription ID": "--subscription-id", "node resource group": "--resource-group",
+	"location": "--location", "subnet ID": "--subnet-id", "subnet ID subscription": "--subnet-id",
+	"VNET GUID": "--vnet-guid", "cluster ID": "--cluster-id", "kubelet identity client ID": "--kubelet-identity-client-id",
+	"cluster DNS": "--dns-service-ip",
+}
+
+// namingFlags turns Validate's field errors into ConfigErrors naming the flag (for the CA and the
+// token: the file, or the environment variable the token came from; never the token).
+func namingFlags(err error, f *Flags) error {
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return namingFlag(err, f)
+	}
+	var out []error
+	for _, e := range joined.Unwrap() {
+		out = append(out, namingFlag(e, f))
+	}
+	return errors.Join(out...)
+}
+
+func namingFlag(err error, f *Flags) error {
+	var fe *bootstrap.FieldError
+	if !errors.As(err, &fe) || fieldFlags[fe.Field] == "" {
+		return err
+	}
+	ce := &ConfigError{Flag: fieldFlags[fe.Field], Value: fe.Value, Reason: fe.Reason, Err: err}
+	switch ce.Flag {
+	case "--ca-file":
+		ce.Value = f.CAFile
+	case "--bootstrap-token-file":
+		ce.Value = f.BootstrapTokenFile
+		if f.BootstrapTokenFile == "" {
+			ce.Flag = "$" + EnvBootstrapToken
+		}
+	}
+	return ce
 }
 
 // readSetting reads the file a flag names; missing, unreadable or empty is a ConfigError.

@@ -84,17 +84,31 @@ func TestClusterSettingsErrorsNameTheFlag(t *testing.T) {
 		{name: "token missing", want: []string{"--bootstrap-token-file: the bootstrap token is missing: set --bootstrap-token-file or $NAPKIT_BOOTSTRAP_TOKEN"}},
 		{name: "token file unreadable", extra: []string{"--bootstrap-token-file", "/nonexistent/token"}, token: testToken,
 			want: []string{`--bootstrap-token-file "/nonexistent/token": cannot be read`}},
-		{name: "bad token", token: "not-a-token-s3cret", want: []string{"cluster settings:", "bootstrap token"}},
-		{name: "bad subnet", extra: []string{"--subnet-id", "subnet-1"}, token: testToken, want: []string{"cluster settings:", "subnet-1"}},
-		{name: "bad tenant", extra: []string{"--tenant-id", "tenant"}, token: testToken, want: []string{"cluster settings:", `"tenant"`}},
+		{name: "bad token", token: "not-a-token-s3cret", want: []string{"cluster settings:", "$NAPKIT_BOOTSTRAP_TOKEN: must be a bootstrap token"}},
+		{name: "bad token file", extra: []string{"--bootstrap-token-file", "TOKENFILE"}, want: []string{`--bootstrap-token-file "`, `token": must be a bootstrap token`}},
+		{name: "bad subnet", extra: []string{"--subnet-id", "subnet-1"}, token: testToken, want: []string{"cluster settings:", `--subnet-id "subnet-1": want /subscriptions/`}},
+		{name: "bad tenant", extra: []string{"--tenant-id", "tenant"}, token: testToken, want: []string{"cluster settings:", `--tenant-id "tenant": must match`}},
+		{name: "bad CA", extra: []string{"--ca-file", "NOTPEM"}, token: testToken, want: []string{`--ca-file "`, `notpem": must be exactly one PEM CERTIFICATE block`}},
 		{name: "several at once", extra: []string{"--subnet-id", "", "--cluster-name", ""},
 			want: []string{"--subnet-id: is required", "--cluster-name: is required", "bootstrap token is missing"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := realFlags(t, t.TempDir(), tt.extra...)
+			dir := t.TempDir()
+			for i, arg := range tt.extra {
+				switch arg {
+				case "TOKENFILE": // a readable file holding a malformed token
+					tt.extra[i] = filepath.Join(dir, "token")
+					require.NoError(t, os.WriteFile(tt.extra[i], []byte("not-a-token-s3cret\n"), 0o600))
+				case "NOTPEM": // a readable CA file that is no certificate
+					tt.extra[i] = filepath.Join(dir, "notpem")
+					require.NoError(t, os.WriteFile(tt.extra[i], []byte("hello\n"), 0o600))
+				}
+			}
+			f := realFlags(t, dir, tt.extra...)
 			_, _, err := clusterSettings(f, env(tt.token))
 			require.Error(t, err)
+			assert.True(t, IsConfigError(err), "%v is a ConfigError", err)
 			for _, want := range tt.want {
 				assert.Contains(t, err.Error(), want)
 			}
