@@ -252,6 +252,49 @@ func checkNoPlainSecrets(t *testing.T, objs []*unstructured.Unstructured) {
 	}
 }
 
+// all-options.yaml (with simulate.yaml) sets every value values.yaml has, so the render test sees
+// every template branch: a value added to the chart without a test case fails here.
+func TestAllOptionsSetsEveryValue(t *testing.T) {
+	leaves := func(file string) map[string]bool {
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		v := map[string]any{}
+		require.NoError(t, sigsyaml.Unmarshal(data, &v))
+		out := map[string]bool{}
+		collectLeaves(v, "", out)
+		return out
+	}
+	set := leaves(filepath.Join("testdata", "all-options.yaml"))
+	for k := range leaves(filepath.Join("testdata", "simulate.yaml")) {
+		set[k] = true
+	}
+	for path := range leaves(filepath.Join(chartDir, "values.yaml")) {
+		covered := set[path]
+		for k := range set {
+			covered = covered || strings.HasPrefix(k, path+".") || strings.HasPrefix(k, path+"[")
+		}
+		assert.True(t, covered, "testdata/all-options.yaml does not set %s", path)
+	}
+}
+
+// collectLeaves records the path of every scalar, and of every empty map or list (whose entries
+// are the user's), under v.
+func collectLeaves(v any, path string, out map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 0 {
+			out[path] = true
+		}
+		for k, val := range x {
+			collectLeaves(val, strings.TrimPrefix(path+"."+k, "."), out)
+		}
+	case []any:
+		out[path] = true // a list is one value: any entries set it
+	default:
+		out[path] = true
+	}
+}
+
 // values.yaml has no place for a secret's value: every secret-like key holds only a reference.
 func TestValuesHoldNoSecrets(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(chartDir, "values.yaml"))
