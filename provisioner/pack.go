@@ -2,16 +2,28 @@ package provisioner
 
 import "github.com/napkit/napkit/requirements"
 
-// pack places every class. Constrained classes go pod by pod in Karpenter's queue order (largest
-// CPU, then memory, first) onto the first bin that takes them: existing nodes, in-flight claims,
-// NodeClaims opened earlier, then a new NodeClaim from the first pool (by weight) that can hold
-// them. Free classes are then packed bin by bin (fill.go). Rounds repeat while any pod is placed,
-// which lets affinity to pods placed later resolve, as Karpenter's retry queue does.
+// pack is the two packing phases: the fleet choice, then the placement.
 func (e *engine) pack() {
+	e.chooseFleet()
+	e.place()
+}
+
+// chooseFleet prices each pool's resources (the duals that rank instance types for new NodeClaims)
+// and, under the main strategy, opens the fleet the guidance LP plans (guide.go, fleet.go) as empty
+// NodeClaims with per-shape quotas.
+func (e *engine) chooseFleet() {
 	e.computeDuals()
 	if !e.baseline {
 		e.computeGuidance()
 	}
+}
+
+// place places every class. Constrained classes go pod by pod in Karpenter's queue order (largest
+// CPU, then memory, first) onto the first bin that takes them: existing nodes, in-flight claims,
+// NodeClaims opened earlier, then a new NodeClaim from the first pool (by weight) that can hold
+// them. Free classes are then packed bin by bin (fill.go). Rounds repeat while any pod is placed,
+// which lets affinity to pods placed later resolve, as Karpenter's retry queue does.
+func (e *engine) place() {
 	var constrained, free []*podClass
 	for _, c := range e.classes {
 		switch {

@@ -41,12 +41,12 @@ func Solve(in Input) (*Plan, error) {
 	return plan, nil
 }
 
-// run packs the pods, improves the packing (main strategy only) and finalizes the NodeClaims.
+// run is a run's phases in order, each over the problem and the run's state: fleet choice,
+// placement, improvement (main strategy only) and finalization; render then explains and bounds.
 func (e *engine) run() []choice {
-	e.pack()
-	if !e.baseline {
-		e.improve()
-	}
+	e.chooseFleet()
+	e.place()
+	e.improve()
 	return e.finalize()
 }
 
