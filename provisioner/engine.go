@@ -160,7 +160,8 @@ func (e *engine) buildResources() error {
 		}
 	}
 	e.rt = newResTable(extra)
-	e.tree = newFitTree(e.rt.len(), len(e.pods)+len(e.in.Nodes)+len(e.in.InFlight)+16)
+	// Compile's scratch state only takes the fixed bins; every run sizes its own tree for its pods.
+	e.tree = newFitTree(e.rt.len(), len(e.in.Nodes)+len(e.in.InFlight)+1)
 	return nil
 }
 
@@ -231,8 +232,7 @@ func (e *engine) compileClasses() error {
 		}
 	}
 	e.countBound(owners)
-	e.initQueues(e.classes)
-	e.countForced()
+	e.countForced(func(c *podClass) int { return len(c.pods) })
 	return nil
 }
 
@@ -275,7 +275,8 @@ func (e *engine) addBoundCount(b *bin, gi int32, match, owner int32) {
 
 // countForced finds, per hostname group, how many pending pods must each have a node apart: owners
 // of a self-matching required anti-affinity (one per node) or hostname spread (maxSkew per node).
-func (e *engine) countForced() {
+// pending counts a class's pending pods (all of them at compile; a Simulator's question, its own).
+func (e *engine) countForced(pending func(*podClass) int) {
 	for _, c := range e.classes {
 		if c.pre != "" {
 			continue
@@ -283,7 +284,7 @@ func (e *engine) countForced() {
 		for _, gi := range c.terms.required {
 			g := e.groups[gi]
 			if g.hostname && c.matches[gi] && (g.kind == kindAnti || g.kind == kindSpread) {
-				e.forced[gi] += len(e.queues[c.id].pods)
+				e.forced[gi] += pending(c)
 			}
 		}
 	}

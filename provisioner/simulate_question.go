@@ -62,7 +62,7 @@ func (s *Simulator) activate(req EvacuateRequest) (*question, error) {
 	s.prepareClasses(q)
 	e.classes = q.classes
 	clear(e.forced)
-	e.countForced()
+	e.countForced(func(c *podClass) int { return len(e.queues[c.id].pods) })
 	s.setEligible(q)
 	s.saveRunState(q)
 	if s.limitsOn {
