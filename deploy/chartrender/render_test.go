@@ -90,7 +90,7 @@ func TestRenderDefaultValues(t *testing.T) {
 	pdb := Find(objs, "PodDisruptionBudget", "")
 	maxUnavailable, _, _ := unstructured.NestedFieldNoCopy(pdb.Object, "spec", "maxUnavailable")
 	assert.Equal(t, "1", fmt.Sprint(maxUnavailable))
-	checkRBAC(t, objs, "napkit", "")
+	checkRBAC(t, objs, rbacRelease{fullname: "napkit", namespace: "napkit"})
 	checkNoPlainSecrets(t, objs)
 }
 
@@ -117,11 +117,13 @@ func TestRenderAllOptions(t *testing.T) {
 	assert.Equal(t, ":9090", args["--metrics-addr"])
 	assert.Contains(t, fmt.Sprint(podSpec(t, dep)["volumes"]), "secret:map[defaultMode:256 items:[map[key:token path:token]] secretName:napkit-bootstrap-token]")
 	assert.Equal(t, "kube-system", args["--system-namespace"])
-	checkRBAC(t, objs, "platform", "kube-system")
+	checkRBAC(t, objs, rbacRelease{fullname: "napkit-full", namespace: "platform", systemNamespace: "kube-system"})
 	checkNoPlainSecrets(t, objs)
 
 	// Every controller flag gets its value from the chart (the simulation's from simulate.yaml).
-	sim := argMap(t, container(t, Find(renderWith(t, "rel", "platform", "simulate.yaml"), "Deployment", "")))
+	simObjs := renderWith(t, "rel", "platform", "simulate.yaml")
+	checkRBAC(t, simObjs, rbacRelease{fullname: "rel-napkit", namespace: "platform", simulate: true})
+	sim := argMap(t, container(t, Find(simObjs, "Deployment", "")))
 	assert.Equal(t, "true", sim["--simulate"])
 	assert.NotContains(t, sim, "--subscription-id", "the simulation takes no Azure settings")
 	notValues := map[string]string{"kubeconfig": "in a pod the controller uses its ServiceAccount", "version": "prints and exits"}
@@ -166,65 +168,88 @@ func TestChartCRDsAreTheEmbeddedOnes(t *testing.T) {
 	}
 }
 
-// The rendered RBAC is exactly charts/napkit/rbac/rules.yaml, the set the e2e audit derives: cluster
-// rules in the ClusterRole, the Lease only in the release namespace's Role, the maintenance-window
-// ConfigMap only in the system namespace's Role (none without --system-namespace), and no wildcard.
-func checkRBAC(t *testing.T, objs []*unstructured.Unstructured, namespace, systemNamespace string) {
+// rbacRelease is what a release's RBAC depends on.
+type rbacRelease struct {
+	fullname, namespace, systemNamespace string
+	simulate                             bool
+}
+
+// ruleSets is charts/napkit/rbac/rules.yaml.
+type ruleSets struct {
+	ClusterRules             []map[string]any `json:"clusterRules"`
+	NamespaceRules           []map[string]any `json:"namespaceRules"`
+	SystemNamespaceRules     []map[string]any `json:"systemNamespaceRules"`
+	SimulationRules          []map[string]any `json:"simulationRules"`
+	SimulationNodeLeaseRules []map[string]any `json:"simulationNodeLeaseRules"`
+}
+
+// The rendered RBAC is exactly charts/napkit/rbac/rules.yaml, the set the e2e audit derives: the
+// controller's cluster rules in its ClusterRole, the Lease only in the release namespace's Role,
+// the maintenance-window ConfigMap only in the system namespace's Role (none without
+// --system-namespace), the simulated kubelets' rules only under --simulate; no wildcard, each
+// role bound to the chart's ServiceAccount only.
+func checkRBAC(t *testing.T, objs []*unstructured.Unstructured, r rbacRelease) {
 	t.Helper()
-	var want struct {
-		ClusterRules         []map[string]any `json:"clusterRules"`
-		NamespaceRules       []map[string]any `json:"namespaceRules"`
-		SystemNamespaceRules []map[string]any `json:"systemNamespaceRules"`
-	}
+	var want ruleSets
 	data, err := os.ReadFile(rulesFile)
 	require.NoError(t, err)
 	require.NoError(t, sigsyaml.UnmarshalStrict(data, &want))
-	require.NotEmpty(t, want.ClusterRules)
-	require.NotEmpty(t, want.SystemNamespaceRules)
-	cr := Find(objs, "ClusterRole", "")
-	assert.Equal(t, ruleStrings(want.ClusterRules), ruleStrings(rulesOf(cr)))
-	roles := map[string]*unstructured.Unstructured{}
-	for _, o := range objs {
-		if o.GetKind() == "Role" {
-			require.NotContains(t, roles, o.GetNamespace(), "one Role per namespace")
-			roles[o.GetNamespace()] = o
-		}
+	for _, set := range [][]map[string]any{want.ClusterRules, want.NamespaceRules, want.SystemNamespaceRules, want.SimulationRules, want.SimulationNodeLeaseRules} {
+		require.NotEmpty(t, set)
 	}
-	wantRoles := map[string][]string{namespace: ruleStrings(want.NamespaceRules)}
-	if systemNamespace != "" {
-		wantRoles[systemNamespace] = ruleStrings(want.SystemNamespaceRules)
+	wantRoles := map[string][]string{
+		"ClusterRole " + r.fullname:              ruleStrings(want.ClusterRules),
+		"Role " + r.namespace + "/" + r.fullname: ruleStrings(want.NamespaceRules),
+	}
+	if r.systemNamespace != "" {
+		wantRoles["Role "+r.systemNamespace+"/"+r.fullname+"-system"] = ruleStrings(want.SystemNamespaceRules)
+	}
+	if r.simulate {
+		wantRoles["ClusterRole "+r.fullname+"-simulation"] = ruleStrings(want.SimulationRules)
+		wantRoles["Role kube-node-lease/"+r.fullname+"-simulation"] = ruleStrings(want.SimulationNodeLeaseRules)
 	}
 	gotRoles := map[string][]string{}
-	for ns, role := range roles {
-		gotRoles[ns] = ruleStrings(rulesOf(role))
+	for _, o := range objs {
+		if o.GetKind() == "ClusterRole" || o.GetKind() == "Role" {
+			gotRoles[roleKey(o.GetKind(), o.GetNamespace(), o.GetName())] = ruleStrings(rulesOf(o))
+		}
 	}
 	assert.Equal(t, wantRoles, gotRoles)
-	for _, r := range ruleStrings(rulesOf(cr)) {
-		assert.NotContains(t, r, "*", "no wildcard in %s", r)
+	for _, r := range gotRoles["ClusterRole "+r.fullname] {
 		assert.NotContains(t, r, "leases", "leases only in the Role")
 		assert.NotContains(t, r, "configmaps", "ConfigMaps only in the system namespace's Role")
-		assert.NotContains(t, r, "secrets", "the controller reads no Secret")
+	}
+	for _, rules := range gotRoles {
+		for _, r := range rules {
+			assert.NotContains(t, r, "*", "no wildcard in %s", r)
+			assert.NotContains(t, r, "secrets", "the controller reads no Secret")
+		}
 	}
 	sa := Find(objs, "ServiceAccount", "")
-	bindings := 0
+	bound := map[string]bool{}
 	for _, b := range objs {
 		if b.GetKind() != "ClusterRoleBinding" && b.GetKind() != "RoleBinding" {
 			continue
 		}
-		bindings++
 		subjects, _, _ := unstructured.NestedSlice(b.Object, "subjects")
 		require.Len(t, subjects, 1)
 		assert.Equal(t, sa.GetName(), subjects[0].(map[string]any)["name"], b.GetName())
-		assert.Equal(t, namespace, subjects[0].(map[string]any)["namespace"], b.GetName())
-		roleName, _, _ := unstructured.NestedString(b.Object, "roleRef", "name")
-		if b.GetKind() == "RoleBinding" {
-			require.Contains(t, roles, b.GetNamespace(), b.GetName())
-			assert.Equal(t, roles[b.GetNamespace()].GetName(), roleName, "the RoleBinding binds its namespace's Role")
-		} else {
-			assert.Equal(t, cr.GetName(), roleName)
-		}
+		assert.Equal(t, r.namespace, subjects[0].(map[string]any)["namespace"], b.GetName())
+		kind, _, _ := unstructured.NestedString(b.Object, "roleRef", "kind")
+		name, _, _ := unstructured.NestedString(b.Object, "roleRef", "name")
+		bound[roleKey(kind, b.GetNamespace(), name)] = true
 	}
-	assert.Equal(t, 1+len(roles), bindings, "one binding per role")
+	assert.Equal(t, len(wantRoles), len(bound), "one binding per role")
+	for key := range wantRoles {
+		assert.True(t, bound[key], "%s is bound", key)
+	}
+}
+
+func roleKey(kind, namespace, name string) string {
+	if kind == "ClusterRole" {
+		return kind + " " + name
+	}
+	return kind + " " + namespace + "/" + name
 }
 
 var (
@@ -318,21 +343,29 @@ func TestValuesHoldNoSecrets(t *testing.T) {
 // The e2e suite applies the chart from this golden file (it cannot import Helm without adding it to
 // the examples module), so the file must be what the chart renders for README's install: every
 // object but the CRDs, which the e2e suite takes from their one source, the controller's embedded
-// files.
+// files; plus the RBAC the chart adds under controller.simulate, since the e2e suite runs the
+// simulated kubelets under the same ServiceAccount.
 func TestE2EGoldenIsTheRenderedChart(t *testing.T) {
 	objs := renderWith(t, "napkit", "napkit", "e2e.yaml")
+	checkRBAC(t, objs, rbacRelease{fullname: "napkit", namespace: "napkit", systemNamespace: "kube-system"})
 	var keep []*unstructured.Unstructured
 	for _, o := range objs {
 		if o.GetKind() != "CustomResourceDefinition" {
 			keep = append(keep, o)
 		}
 	}
+	for _, o := range renderWith(t, "napkit", "napkit", "e2e.yaml", "simulate.yaml") {
+		if strings.HasSuffix(o.GetName(), "-simulation") {
+			keep = append(keep, o)
+		}
+	}
+	checkRBAC(t, keep, rbacRelease{fullname: "napkit", namespace: "napkit", systemNamespace: "kube-system", simulate: true})
 	assert.Equal(t, []string{
-		"ClusterRole/napkit", "ClusterRoleBinding/napkit", "ConfigMap/napkit-ssh", "Deployment/napkit",
-		"PodDisruptionBudget/napkit", "Role/napkit", "Role/napkit-system", "RoleBinding/napkit", "RoleBinding/napkit-system",
-		"Service/napkit-metrics", "ServiceAccount/napkit",
+		"ClusterRole/napkit", "ClusterRole/napkit-simulation", "ClusterRoleBinding/napkit", "ClusterRoleBinding/napkit-simulation",
+		"ConfigMap/napkit-ssh", "Deployment/napkit", "PodDisruptionBudget/napkit",
+		"Role/napkit", "Role/napkit-simulation", "Role/napkit-system", "RoleBinding/napkit", "RoleBinding/napkit-simulation",
+		"RoleBinding/napkit-system", "Service/napkit-metrics", "ServiceAccount/napkit",
 	}, Kinds(keep))
-	checkRBAC(t, objs, "napkit", "kube-system")
 	got, err := Encode(keep)
 	require.NoError(t, err)
 	got = append([]byte("# Generated by deploy/chartrender (go test -run TestE2EGoldenIsTheRenderedChart -update); do not edit.\n"), got...)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/napkit/napkit/examples/controller/internal/controller"
+	"github.com/napkit/napkit/examples/controller/internal/simnodes"
 )
 
 // envUpdateRBAC=1 rewrites charts/napkit/rbac/rules.yaml from the audited requests (an environment
@@ -44,8 +46,9 @@ const (
 // TokenRequest API, not as cluster admin, with leader election in the release namespace and the
 // maintenance window read from the system namespace. It runs the seed walkthrough, drains a deleted
 // node under a PodDisruptionBudget, and consolidates the empty nodes away, with the upkeep loops
-// (AKSNodeClass status, repair, quota) on. The API server's audit log then shows every request the
-// controller made: none was forbidden, and the rules they need are exactly the chart's
+// (AKSNodeClass status, repair, quota) on; the simulated kubelets run under the same ServiceAccount,
+// as in a --simulate deployment. The API server's audit log then shows every request they made:
+// none was forbidden, and the rules they need are exactly the chart's, the kubelets' apart
 // (charts/napkit/rbac/rules.yaml; NAPKIT_UPDATE_RBAC=1 rewrites it from the audit).
 func TestControllerUnderChartIdentity(t *testing.T) {
 	auditDir := t.TempDir()
@@ -70,6 +73,15 @@ rules:
 			installChart(t, c)
 			saConfig = serviceAccountConfig(t, c, chartNamespace, chartServiceAccount)
 		},
+		// The simulated kubelets run under the same ServiceAccount, as they do in a --simulate
+		// deployment; their user agent tells their requests apart in the audit log.
+		kubeletClients: func(*cluster) (kubernetes.Interface, dynamic.Interface) {
+			cfg := rest.CopyConfig(saConfig)
+			cfg.QPS, cfg.Burst, cfg.UserAgent = 1000, 2000, simnodes.UserAgent
+			return kubernetes.NewForConfigOrDie(cfg), dynamic.NewForConfigOrDie(cfg)
+		},
+		// Node Leases renewed every second, so that renewals happen within the scenario.
+		kubelet: func(o *simnodes.Options) { o.LeaseRenewInterval = time.Second },
 		tune: func(cfg *controller.Config) {
 			cfg.Kube = kubernetes.NewForConfigOrDie(saConfig)
 			cfg.Dynamic = dynamic.NewForConfigOrDie(saConfig)
@@ -78,6 +90,13 @@ rules:
 		},
 	})
 	scenarioPassed := false
+	t.Cleanup(func() {
+		if t.Failed() { // a scenario step timed out: say which requests were refused
+			if forbidden := forbiddenRequests(readAudit(t, auditLog, user)); len(forbidden) > 0 {
+				t.Logf("requests the chart's RBAC forbade: %s", strings.Join(forbidden, "; "))
+			}
+		}
+	})
 	if os.Getenv(envUpdateRBAC) == "1" {
 		// A run whose scenario passed with no forbidden request writes exactly the audited rules;
 		// any other run (a missing rule stopped the controller short) adds the audited ones to the
@@ -130,12 +149,7 @@ rules:
 
 	events := readAudit(t, auditLog, user)
 	require.NotEmpty(t, events, "the audit log records the controller's requests")
-	var forbidden []string
-	for _, e := range events {
-		if e.ResponseStatus != nil && e.ResponseStatus.Code == 403 {
-			forbidden = append(forbidden, e.Verb+" "+e.RequestURI)
-		}
-	}
+	forbidden := forbiddenRequests(events)
 	derived := rulesFromAudit(t, events)
 	scenarioPassed = len(forbidden) == 0 && !t.Failed()
 	t.Logf("%d audited requests by %s, %d forbidden", len(events), user, len(forbidden))
@@ -155,4 +169,15 @@ func serviceAccountConfig(t *testing.T, c *cluster, namespace, name string) *res
 	cfg := rest.AnonymousClientConfig(c.rest)
 	cfg.BearerToken = tr.Status.Token
 	return cfg
+}
+
+// forbiddenRequests lists the refused requests (HTTP 403) as "verb URI".
+func forbiddenRequests(events []auditEvent) []string {
+	var out []string
+	for _, e := range events {
+		if e.ResponseStatus != nil && e.ResponseStatus.Code == 403 {
+			out = append(out, e.Verb+" "+e.RequestURI)
+		}
+	}
+	return out
 }

@@ -24,7 +24,8 @@ import (
 // without Azure and without a container runtime allows: it creates the release namespace and the
 // bootstrap-token Secret (step 3), has the API server accept every object the chart renders
 // (server-side dry run: the CRDs, RBAC, ServiceAccount, Deployment, PDB, Service, ConfigMap), and
-// creates the ServiceAccount and RBAC the controller then runs under. The Deployment is not
+// creates the ServiceAccount and RBAC the controller (and, with the RBAC the chart adds under
+// controller.simulate, the simulated kubelets) then runs under. The Deployment is not
 // created: no kubelet here runs its image. It also writes AKS's maintenance-window ConfigMap (an
 // open window) in the system namespace, which the controller reads.
 func installChart(t *testing.T, c *cluster) {
@@ -53,7 +54,7 @@ func installChart(t *testing.T, c *cluster) {
 			identity = append(identity, o)
 		}
 	}
-	require.Equal(t, map[string]int{"ServiceAccount": 1, "ClusterRole": 1, "ClusterRoleBinding": 1, "Role": 2, "RoleBinding": 2,
+	require.Equal(t, map[string]int{"ServiceAccount": 1, "ClusterRole": 2, "ClusterRoleBinding": 2, "Role": 3, "RoleBinding": 3,
 		"ConfigMap": 1, "Deployment": 1, "PodDisruptionBudget": 1, "Service": 1}, kinds)
 	require.NoError(t, c.create(ctx, identity...))
 

@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
+
+	"github.com/napkit/napkit/examples/controller/internal/simnodes"
 )
 
 // auditEvent is the part of an audit.k8s.io/v1 Event the test reads.
@@ -21,6 +23,7 @@ type auditEvent struct {
 	Stage      string `json:"stage"`
 	Verb       string `json:"verb"`
 	RequestURI string `json:"requestURI"`
+	UserAgent  string `json:"userAgent"`
 	User       struct {
 		Username string `json:"username"`
 	} `json:"user"`
@@ -38,13 +41,39 @@ type auditObjectRef struct {
 	APIGroup    string `json:"apiGroup"`
 }
 
-// rbacRules is charts/napkit/rbac/rules.yaml: the ClusterRole's rules, the release namespace's
-// Role's and the system namespace's Role's.
+// rbacRules is charts/napkit/rbac/rules.yaml: the controller's ClusterRole's rules, the release
+// namespace's Role's and the system namespace's Role's; and, granted only under --simulate, the
+// simulated kubelets' ClusterRole's and their node-Lease namespace's Role's.
 type rbacRules struct {
-	ClusterRules         []rbacRule `json:"clusterRules"`
-	NamespaceRules       []rbacRule `json:"namespaceRules"`
-	SystemNamespaceRules []rbacRule `json:"systemNamespaceRules"`
+	ClusterRules             []rbacRule `json:"clusterRules"`
+	NamespaceRules           []rbacRule `json:"namespaceRules"`
+	SystemNamespaceRules     []rbacRule `json:"systemNamespaceRules"`
+	SimulationRules          []rbacRule `json:"simulationRules"`
+	SimulationNodeLeaseRules []rbacRule `json:"simulationNodeLeaseRules"`
 }
+
+// nodeLeaseNamespace holds the (simulated) kubelets' node Leases.
+const nodeLeaseNamespace = "kube-node-lease"
+
+// ruleScope is one rule set: whose requests (the simulated kubelets' or the controller's), and in
+// which namespace ("" for the ClusterRole).
+type ruleScope struct {
+	kubelets  bool
+	namespace string
+	rules     *[]rbacRule
+}
+
+// scopes lists r's rule sets.
+func (r *rbacRules) scopes() []ruleScope {
+	return []ruleScope{
+		{false, "", &r.ClusterRules}, {false, chartNamespace, &r.NamespaceRules}, {false, chartSystemNamespace, &r.SystemNamespaceRules},
+		{true, "", &r.SimulationRules}, {true, nodeLeaseNamespace, &r.SimulationNodeLeaseRules},
+	}
+}
+
+// fromKubelets tells the simulated kubelets' requests (their client's user agent) from the
+// controller's.
+func fromKubelets(e auditEvent) bool { return strings.HasPrefix(e.UserAgent, simnodes.UserAgent) }
 
 type rbacRule struct {
 	APIGroups     []string `json:"apiGroups"`
@@ -79,12 +108,36 @@ type resourceUse struct {
 	verbs, namespaces, names map[string]bool
 }
 
-// rulesFromAudit groups the requests into rules, one per API group and resource with the sorted
-// verbs (a watch brings list). A resource requested only in the release namespace goes to the Role
-// there (the Lease); one requested only in the system namespace goes to the Role there, narrowed
-// to the objects' names when every verb allows that (the maintenance-window ConfigMap); everything
-// else, a resource seen cluster-wide or in other namespaces, goes to the ClusterRole.
+// rulesFromAudit groups the requests into rules, the simulated kubelets' apart from the
+// controller's, one per API group and resource with the sorted verbs (a watch brings list). A
+// resource requested only in one namespace that has a Role (the release namespace's Lease, the
+// system namespace's ConfigMap, the kubelets' node Leases) goes to that Role, narrowed to the
+// objects' names when every verb allows that; everything else, a resource seen cluster-wide or in
+// other namespaces, goes to the ClusterRole.
 func rulesFromAudit(t *testing.T, events []auditEvent) rbacRules {
+	t.Helper()
+	var out rbacRules
+	for _, kubelets := range []bool{false, true} {
+		var mine []auditEvent
+		for _, e := range events {
+			if fromKubelets(e) == kubelets {
+				mine = append(mine, e)
+			}
+		}
+		byNamespace := map[string]*[]rbacRule{}
+		for _, sc := range out.scopes() {
+			if sc.kubelets == kubelets {
+				byNamespace[sc.namespace] = sc.rules
+			}
+		}
+		deriveRules(t, mine, byNamespace)
+	}
+	return out
+}
+
+// deriveRules adds the rules events need to the rule set of their namespace (byNamespace[""]: the
+// ClusterRole's).
+func deriveRules(t *testing.T, events []auditEvent, byNamespace map[string]*[]rbacRule) {
 	t.Helper()
 	type key struct{ group, resource string }
 	uses := map[key]*resourceUse{}
@@ -111,28 +164,23 @@ func rulesFromAudit(t *testing.T, events []auditEvent) rbacRules {
 			u.verbs["list"] = true
 		}
 	}
-	var out rbacRules
 	for k, u := range uses {
 		rule := rbacRule{APIGroups: []string{k.group}, Resources: []string{k.resource}, Verbs: sortedKeys(u.verbs)}
-		switch only := sortedKeys(u.namespaces); {
-		case len(only) == 1 && only[0] == chartNamespace:
-			out.NamespaceRules = append(out.NamespaceRules, rule)
-		case len(only) == 1 && only[0] == chartSystemNamespace:
+		target := byNamespace[""]
+		if only := sortedKeys(u.namespaces); len(only) == 1 && only[0] != "" && byNamespace[only[0]] != nil {
+			target = byNamespace[only[0]]
 			if namesNarrow(u) {
 				rule.ResourceNames = sortedKeys(u.names)
 			}
-			out.SystemNamespaceRules = append(out.SystemNamespaceRules, rule)
-		default:
-			out.ClusterRules = append(out.ClusterRules, rule)
 		}
+		*target = append(*target, rule)
 	}
-	for _, rules := range [][]rbacRule{out.ClusterRules, out.NamespaceRules, out.SystemNamespaceRules} {
-		sort.Slice(rules, func(i, j int) bool {
-			a, b := rules[i], rules[j]
+	for _, rules := range byNamespace {
+		sort.Slice(*rules, func(i, j int) bool {
+			a, b := (*rules)[i], (*rules)[j]
 			return a.APIGroups[0] < b.APIGroups[0] || a.APIGroups[0] == b.APIGroups[0] && a.Resources[0] < b.Resources[0]
 		})
 	}
-	return out
 }
 
 // namesNarrow: RBAC's resourceNames restrict get, update, patch and delete of named objects, not
@@ -155,12 +203,13 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// expand lists rules as sorted "scope group resource verb [names]" lines, so rule grouping does
-// not matter.
+// expand lists rules as sorted "who namespace group resource verb [names]" lines, so rule grouping
+// does not matter.
 func expand(r rbacRules) []string {
 	var out []string
-	for scope, rules := range r.scopes() {
-		for _, rule := range rules {
+	for _, sc := range r.scopes() {
+		scope := fmt.Sprintf("kubelets=%t namespace=%q", sc.kubelets, sc.namespace)
+		for _, rule := range *sc.rules {
 			names := ""
 			if len(rule.ResourceNames) > 0 {
 				names = fmt.Sprint(rule.ResourceNames)
@@ -176,11 +225,6 @@ func expand(r rbacRules) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// scopes maps each namespace a rule set applies in ("" for the ClusterRole) to its rules.
-func (r rbacRules) scopes() map[string][]rbacRule {
-	return map[string][]rbacRule{"": r.ClusterRules, chartNamespace: r.NamespaceRules, chartSystemNamespace: r.SystemNamespaceRules}
 }
 
 // writeRules rewrites the chart's rules file, keeping its header comment.
@@ -215,8 +259,12 @@ func unionRules(t *testing.T, a, b rbacRules) rbacRules {
 	t.Helper()
 	var events []auditEvent
 	for _, r := range []rbacRules{a, b} {
-		for ns, rules := range r.scopes() {
-			for _, rule := range rules {
+		for _, sc := range r.scopes() {
+			userAgent := "controller"
+			if sc.kubelets {
+				userAgent = simnodes.UserAgent
+			}
+			for _, rule := range *sc.rules {
 				names := rule.ResourceNames
 				if len(names) == 0 {
 					names = []string{""}
@@ -226,8 +274,8 @@ func unionRules(t *testing.T, a, b rbacRules) rbacRules {
 						resource, sub, _ := strings.Cut(res, "/")
 						for _, v := range rule.Verbs {
 							for _, name := range names {
-								events = append(events, auditEvent{Verb: v, ObjectRef: &auditObjectRef{
-									Resource: resource, Subresource: sub, APIGroup: g, Namespace: ns, Name: name}})
+								events = append(events, auditEvent{Verb: v, UserAgent: userAgent, ObjectRef: &auditObjectRef{
+									Resource: resource, Subresource: sub, APIGroup: g, Namespace: sc.namespace, Name: name}})
 							}
 						}
 					}

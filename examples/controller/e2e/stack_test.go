@@ -66,9 +66,11 @@ type stackOptions struct {
 	kubelet func(*simnodes.Options)
 	// clusterEnv is extra environment for the control plane's script (audit logging).
 	clusterEnv []string
-	// beforeController runs on the started control plane before the controller starts (to apply
-	// the chart's RBAC and switch the controller to its ServiceAccount).
+	// beforeController runs on the started control plane before the simulated kubelets and the
+	// controller start (to apply the chart's RBAC and switch them to its ServiceAccount).
 	beforeController func(*cluster)
+	// kubeletClients, when set, gives the simulated kubelets their clients (default: the admin's).
+	kubeletClients func(*cluster) (kubernetes.Interface, dynamic.Interface)
 }
 
 // upkeepImage is the node image version the simulated galleries publish when a stack starts.
@@ -101,9 +103,15 @@ func startStack(t *testing.T, opts stackOptions) *stack {
 		kubeletVersion = info.GitVersion
 		simnodes.PublishNodeImages(s.sim, upkeepImage, time.Now().Add(-time.Hour))
 	}
+	if opts.beforeController != nil {
+		opts.beforeController(s.c)
+	}
 	kubeletOpts := simnodes.Options{
 		Kube: s.c.kubeletClient(), Dynamic: s.c.dyn, Launcher: s.launcher, InstanceType: base.Find, Region: region, Logger: logger,
 		KubeletVersion: kubeletVersion,
+	}
+	if opts.kubeletClients != nil {
+		kubeletOpts.Kube, kubeletOpts.Dynamic = opts.kubeletClients(s.c)
 	}
 	if opts.kubelet != nil {
 		opts.kubelet(&kubeletOpts)
@@ -111,9 +119,6 @@ func startStack(t *testing.T, opts stackOptions) *stack {
 	kubelet, err := simnodes.New(kubeletOpts)
 	require.NoError(t, err)
 	runUntilCleanup(t, "simulated kubelets", kubelet.Run)
-	if opts.beforeController != nil {
-		opts.beforeController(s.c)
-	}
 	s.startController()
 	return s
 }

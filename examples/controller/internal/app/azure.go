@@ -93,7 +93,7 @@ func configureSimulation(ctx context.Context, f *Flags, simRest *rest.Config, cf
 		return err
 	}
 	cfg.Upkeep.ImageVersions, cfg.Upkeep.Usage = upkeep.ImageVersions, upkeep.Usage
-	simRest.QPS, simRest.Burst = simKubeletQPS, 2*simKubeletQPS
+	simRest.QPS, simRest.Burst, simRest.UserAgent = simKubeletQPS, 2*simKubeletQPS, simnodes.UserAgent
 	simKube, errKube := kubernetes.NewForConfig(simRest)
 	simDyn, errDyn := dynamic.NewForConfig(simRest)
 	if err := errors.Join(errKube, errDyn); err != nil {
