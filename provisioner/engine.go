@@ -27,24 +27,24 @@ type problem struct {
 
 	rt         *resTable
 	sets       *reqSets
-	pools      []*pool // weight order
+	allPools   []*pool // weight order
 	poolByName map[string]*pool
 	poolTypes  map[string][]*instancetype.InstanceType
 	daemons    []*daemon
-	pods       []*podInfo
-	classes    []*podClass
+	allPods    []*podInfo
+	allClasses []*podClass // solve order
 	groups     []*group
 	groupIndex map[string]int32
 	domTabs    map[string]*domTab
 	domPrices  map[string]float64
 
-	relevantKeys        map[string]bool
-	relevantList        []string
-	nsLabels            map[string]map[string]string
-	pvcs                map[string]*corev1.PersistentVolumeClaim
-	pvs                 map[string]*corev1.PersistentVolume
-	anyPreferNoSchedule bool
-	forced              map[int32]int
+	relevantKeys map[string]bool
+	relevantList []string
+	nsLabels     map[string]map[string]string
+	pvcs         map[string]*corev1.PersistentVolumeClaim
+	pvs          map[string]*corev1.PersistentVolume
+	pns          bool          // some pool or node has a PreferNoSchedule taint
+	allForced    map[int32]int // see countForced
 	// fixed, startCounts and startUsage are the packing state compilation leaves: the existing
 	// nodes and in-flight claims as bins (room bound pods take, their host ports and hostname
 	// counts), the groups' counts of bound pods, and the pools' usage. Every run starts from copies.
@@ -102,7 +102,7 @@ func allocEngine(in *Input, opts Options, sigs sigCache) *engine {
 		sets: newReqSets(), poolByName: map[string]*pool{}, poolTypes: map[string][]*instancetype.InstanceType{},
 		groupIndex: map[string]int32{}, domTabs: map[string]*domTab{}, domPrices: map[string]float64{},
 		tolCache: map[tolKey]bool{}, nodeCache: map[[2]int]bool{}, typeLists: map[int][]int32{},
-		priceOrders: map[int][]int{}, forced: map[int32]int{}, launchOrders: map[string][]launchCandidate{},
+		priceOrders: map[int][]int{}, launchOrders: map[string][]launchCandidate{},
 	}
 	return &engine{problem: p, state: newRunState(false)}
 }
@@ -119,6 +119,7 @@ func (e *engine) compile() error {
 		}
 	}
 	e.fixed, e.fixedBins, e.startCounts, e.startUsage = e.bins, len(e.bins), e.counts, e.poolUsed
+	e.allPools, e.allPods, e.allClasses, e.pns, e.allForced = e.pools, e.pods, e.classes, e.anyPreferNoSchedule, e.forced
 	return nil
 }
 

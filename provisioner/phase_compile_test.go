@@ -27,16 +27,16 @@ func TestCompile(t *testing.T) {
 			Input{Pods: []*corev1.Pod{pod("a", "1", "1Gi"), pod("b", "1", "1Gi"), pod("big", "2", "1Gi"), pod("c", "1", "1Gi")},
 				NodePools: []NodePoolInput{phasePool("p", m4)}},
 			func(t *testing.T, p *problem) {
-				require.Len(t, p.classes, 2)
-				assert.Equal(t, []string{"big"}, podNamesOf(p.classes[0].pods))
-				assert.Equal(t, []string{"a", "b", "c"}, podNamesOf(p.classes[1].pods))
-				assert.Len(t, p.pods, 4)
+				require.Len(t, p.allClasses, 2)
+				assert.Equal(t, []string{"big"}, podNamesOf(p.allClasses[0].pods))
+				assert.Equal(t, []string{"a", "b", "c"}, podNamesOf(p.allClasses[1].pods))
+				assert.Len(t, p.allPods, 4)
 			}},
 		{"pools in weight order",
 			Input{Pods: []*corev1.Pod{pod("a", "1", "1Gi")}, NodePools: []NodePoolInput{phasePool("light", m4), heavy}},
 			func(t *testing.T, p *problem) {
-				assert.Equal(t, []string{"heavy", "light"}, []string{p.pools[0].name, p.pools[1].name})
-				assert.Equal(t, []int{0, 1}, []int{p.pools[0].idx, p.pools[1].idx})
+				assert.Equal(t, []string{"heavy", "light"}, []string{p.allPools[0].name, p.allPools[1].name})
+				assert.Equal(t, []int{0, 1}, []int{p.allPools[0].idx, p.allPools[1].idx})
 			}},
 		{"a node is a fixed bin, its room net of its bound pods",
 			Input{Pods: []*corev1.Pod{pod("a", "1", "1Gi")}, NodePools: []NodePoolInput{phasePool("p", m4)},
@@ -110,7 +110,7 @@ func TestNewStateCopiesTheStart(t *testing.T) {
 	assert.Equal(t, fixedUsed, s.bins[0].used)
 	assert.Equal(t, counts, s.counts[0])
 	assert.Equal(t, usage, s.poolUsed[0])
-	assert.Equal(t, 1, s.remaining(p.classes[0]))
+	assert.Equal(t, 1, s.remaining(p.allClasses[0]))
 
 	s.bins[0].used[resCPU] += 1000
 	s.counts[0].match[0]++
@@ -119,7 +119,7 @@ func TestNewStateCopiesTheStart(t *testing.T) {
 	assert.Equal(t, fixedUsed, p.fixed[0].used)
 	assert.Equal(t, counts, p.startCounts[0])
 	assert.Equal(t, usage, p.startUsage[0])
-	assert.Equal(t, 1, newState(p, true).remaining(p.classes[0]))
+	assert.Equal(t, 1, newState(p, true).remaining(p.allClasses[0]))
 }
 
 func podNamesOf(pods []*podInfo) []string {

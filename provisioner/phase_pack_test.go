@@ -34,7 +34,7 @@ func TestChooseFleet(t *testing.T) {
 			quota := 0
 			for _, b := range e.bins[e.fixedBins:] {
 				assert.Empty(t, b.pods)
-				assert.Equal(t, "m4", p.pools[0].types[b.target].name)
+				assert.Equal(t, "m4", p.allPools[0].types[b.target].name)
 				for _, q := range b.quota {
 					quota += q.n
 				}
@@ -42,7 +42,7 @@ func TestChooseFleet(t *testing.T) {
 			assert.Len(t, e.bins[e.fixedBins:], tc.claims)
 			assert.Equal(t, tc.quota, quota)
 			assert.Contains(t, e.duals, 0, "pool 0 priced")
-			for _, c := range p.classes {
+			for _, c := range p.allClasses {
 				assert.Equal(t, len(c.pods), e.remaining(c), "nothing placed yet")
 			}
 		})

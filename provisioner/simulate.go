@@ -37,12 +37,6 @@ type Simulator struct {
 	pnsBin   []bool       // fixed bin id → its node has a PreferNoSchedule taint
 	pnsNodes int
 	poolPNS  bool
-	all      struct {
-		classes []*podClass
-		pods    []*podInfo
-		pools   []*pool
-		pns     bool
-	}
 	stamp    int   // generation counter for the mark slices below
 	classMk  []int // class id → stamp when active in the current question
 	groupMk  []int // group id → stamp when seen in the current pass

@@ -32,7 +32,6 @@ func (s *Simulator) compile() error {
 	s.indexBins()
 	s.topo = newSimTopology(e)
 	s.indexClasses()
-	s.all.classes, s.all.pods, s.all.pools, s.all.pns = e.classes, e.pods, e.pools, e.anyPreferNoSchedule
 	for _, p := range e.pools {
 		s.poolPNS = s.poolPNS || p.hasPreferNoSchedule()
 		s.limitsOn = s.limitsOn || len(p.limits) > 0

@@ -54,7 +54,7 @@ func (s *Simulator) activate(req EvacuateRequest) (*question, error) {
 	e := s.eng
 	e.pools = nil
 	if q.allow {
-		e.pools = s.all.pools
+		e.pools = e.allPools
 	}
 	e.anyPreferNoSchedule = s.anyPNS(q)
 	e.pods = append(slices.Clone(s.pending), moved...)

@@ -55,7 +55,7 @@ func (s *Simulator) deactivate(q *question) {
 		}
 		e.tree.update(b.id, e.binFree(b))
 	}
-	e.classes, e.pods, e.pools, e.anyPreferNoSchedule = s.all.classes, s.all.pods, s.all.pools, s.all.pns
+	e.classes, e.pods, e.pools, e.anyPreferNoSchedule = e.allClasses, e.allPods, e.allPools, e.pns
 }
 
 // truncate drops the leaves from n on (a Simulator's new NodeClaims of the last run), resetting them

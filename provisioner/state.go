@@ -1,11 +1,23 @@
 package provisioner
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 // state is what one packing run changes and derives from its pods: the bins (new NodeClaims
 // appended after the fixed ones), the fit tree over them, and the run's caches.
 type state struct {
 	baseline bool // first-fit-decreasing with growable NodeClaims, the reference plan
+
+	// The run's scope: the pools it may open NodeClaims in, the pods and classes it places, whether
+	// a PreferNoSchedule taint is in play and the pods that need a node apart (countForced). A
+	// Solve run takes the whole problem; a Simulator question narrows them to its own.
+	pools               []*pool
+	pods                []*podInfo
+	classes             []*podClass
+	anyPreferNoSchedule bool
+	forced              map[int32]int
 
 	bins []*bin
 	tree *fitTree
@@ -41,6 +53,8 @@ type state struct {
 // so that runs over one problem never see each other), every class's pods queued, nothing placed.
 func newState(p *problem, baseline bool) *state {
 	s := newRunState(baseline)
+	s.pools, s.pods, s.classes, s.anyPreferNoSchedule = p.allPools, p.allPods, p.allClasses, p.pns
+	s.forced = maps.Clone(p.allForced)
 	s.bins = make([]*bin, len(p.fixed))
 	for i, b := range p.fixed {
 		s.bins[i] = b.startCopy()
@@ -53,9 +67,9 @@ func newState(p *problem, baseline bool) *state {
 	for i, u := range p.startUsage {
 		s.poolUsed[i] = slices.Clone(u)
 	}
-	s.initQueues(p.classes)
-	s.placed = make([]podPlace, len(p.pods))
-	s.tree = newFitTree(p.rt.len(), len(p.pods)+len(s.bins)+16)
+	s.initQueues(p.allClasses)
+	s.placed = make([]podPlace, len(p.allPods))
+	s.tree = newFitTree(p.rt.len(), len(p.allPods)+len(s.bins)+16)
 	for _, b := range s.bins {
 		s.tree.push(p.binFree(b))
 	}
@@ -64,7 +78,7 @@ func newState(p *problem, baseline bool) *state {
 
 // newRunState is an empty state with its run caches made (compile's scratch state).
 func newRunState(baseline bool) *state {
-	s := &state{baseline: baseline, optionsCache: map[string]launchOptionsEntry{}}
+	s := &state{baseline: baseline, optionsCache: map[string]launchOptionsEntry{}, forced: map[int32]int{}}
 	s.resetRunCaches()
 	return s
 }
