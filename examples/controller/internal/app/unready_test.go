@@ -120,3 +120,38 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// A command line the flag package refuses is a configuration error too: in a pod Main holds
+// /readyz failing with the flag package's message (flag and value) until stopped, then exits 2;
+// outside a pod it exits 2 at once.
+func TestBadCommandLine(t *testing.T) {
+	args := func(addr string) []string { return []string{"--health-addr", addr, "--gc-interval", "soon"} }
+	t.Run("outside a pod", func(t *testing.T) {
+		t.Setenv("KUBERNETES_SERVICE_HOST", "")
+		var stderr bytes.Buffer
+		assert.Equal(t, 2, Main(context.Background(), args(freeAddr(t)), io.Discard, &stderr))
+		assert.Contains(t, stderr.String(), `invalid value "soon" for flag -gc-interval`)
+	})
+	t.Run("in a pod", func(t *testing.T) {
+		t.Setenv("KUBERNETES_SERVICE_HOST", "10.0.0.1")
+		addr := freeAddr(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var stderr syncBuffer
+		done := make(chan error, 1)
+		code := make(chan int, 1)
+		go func() { code <- Main(ctx, args(addr), io.Discard, &stderr); done <- nil }()
+		status, body := waitGet(t, "http://"+addr+"/readyz", done)
+		assert.Equal(t, http.StatusInternalServerError, status)
+		assert.Contains(t, body, `command line: invalid value "soon" for flag -gc-interval`)
+		status, _ = waitGet(t, "http://"+addr+"/healthz", done)
+		assert.Equal(t, http.StatusOK, status)
+		cancel()
+		select {
+		case c := <-code:
+			assert.Equal(t, 2, c)
+		case <-time.After(10 * time.Second):
+			t.Fatal("Main did not return after its context ended")
+		}
+	})
+}
