@@ -104,7 +104,7 @@ func (e *engine) classTypeSets(colsOf []int, placed map[*podClass]int) []*typeSe
 // requirements and toleration of PreferNoSchedule, the tolerations and the requests.
 func (e *engine) classColumns(c *podClass, n int, colsOf []int, memo map[string]bitset) bitset {
 	var sb sig
-	for _, v := range c.variants {
+	for _, v := range e.view(c).variants {
 		sb.int(int64(v.reqset.id))
 		if v.tolPNS {
 			sb.tag("p")
@@ -118,7 +118,7 @@ func (e *engine) classColumns(c *podClass, n int, colsOf []int, memo map[string]
 	cols := newBitset(n)
 	// Variants differ in which required node affinity term holds, so the pods may use the
 	// union of what the variants allow.
-	for _, v := range c.variants {
+	for _, v := range e.view(c).variants {
 		for _, p := range e.pools {
 			comp := p.compat(v.reqset)
 			if !comp.ok || untolerated(c.tols, p.taints, v.tolPNS) != nil {

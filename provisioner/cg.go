@@ -61,7 +61,7 @@ func (e *engine) shapeGroups(p *pool, classes []*podClass) [][]*shape {
 	groups := map[int][]*shape{}
 	var order []int
 	for _, c := range classes {
-		rs := c.variants[0].reqset
+		rs := e.view(c).variants[0].reqset
 		key := string(rune(rs.id)) + "|" + resKey(c.req)
 		s, ok := byKey[key]
 		if !ok {

@@ -28,7 +28,7 @@ func (e *engine) commit(pl *placement) {
 
 // record adds n pods of class c to the bin's topology counts.
 func (e *engine) record(b *bin, c *podClass, n int32) {
-	for _, g := range c.hMatch {
+	for _, g := range e.view(c).hMatch {
 		b.addHost(g, n, 0)
 		e.counts[g].total += n
 	}
@@ -47,7 +47,7 @@ func (e *engine) record(b *bin, c *podClass, n int32) {
 
 // unrecord is record's inverse, for pods taken off a bin.
 func (e *engine) unrecord(b *bin, c *podClass, n int32) {
-	for _, g := range c.hMatch {
+	for _, g := range e.view(c).hMatch {
 		b.addHost(g, -n, 0)
 		e.counts[g].total -= n
 	}
@@ -71,7 +71,7 @@ func (e *engine) unrecord(b *bin, c *podClass, n int32) {
 // (anti-affinity, pessimistically, as Karpenter does); an owner of required anti-affinity blocks
 // every such domain.
 func (e *engine) contrib(b *bin, c *podClass, n int32) {
-	for _, gi := range c.zMatch {
+	for _, gi := range e.view(c).zMatch {
 		g := e.groups[gi]
 		doms := e.cachedDomains(b, g.key)
 		e.gc(g).grow(len(e.domTab(g.key).names))
@@ -127,7 +127,7 @@ func (e *engine) applyNarrowing(b *bin, pl *placement) {
 
 func (e *engine) hasZoneCounts(b *bin) bool {
 	for _, cc := range b.classes {
-		if len(cc.c.zMatch) > 0 || len(cc.c.zOwn) > 0 {
+		if len(e.view(cc.c).zMatch) > 0 || len(cc.c.zOwn) > 0 {
 			return true
 		}
 	}

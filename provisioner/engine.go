@@ -228,8 +228,8 @@ func (e *engine) compileClasses() error {
 	e.matchClasses()
 	for _, c := range e.classes {
 		if c.pre == "" {
-			e.buildVariants(c)
-			c.free = c.isFree()
+			c.variants = e.buildVariants(c)
+			c.free = isFree(c, c.variants, c.inverse)
 		}
 	}
 	e.countBound(owners)

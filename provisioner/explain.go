@@ -25,7 +25,7 @@ func (e *engine) explain(c *podClass) reason {
 	if c.pre != "" {
 		return reason{c.pre, c.preMsg}
 	}
-	vi := len(c.variants) - 1
+	vi := len(e.view(c).variants) - 1
 	var reasons []reason
 	for _, p := range e.pools {
 		reasons = append(reasons, e.explainPool(c, vi, p))
@@ -49,7 +49,7 @@ func (e *engine) explain(c *podClass) reason {
 }
 
 func (e *engine) explainPool(c *podClass, vi int, p *pool) reason {
-	v := c.variants[vi]
+	v := e.view(c).variants[vi]
 	if t := untolerated(c.tols, p.taints, v.tolPNS); t != nil {
 		return reason{CodeTaint, fmt.Sprintf("taint %s of NodePool %s not tolerated", taintString(t), p.name)}
 	}
@@ -297,7 +297,7 @@ func (e *engine) explainTopology(c *podClass, vi int, p *pool) reason {
 		return reason{CodeTopologySpread, fmt.Sprintf("%s would exceed maxSkew in every domain NodePool %s can reach (counts: %s)", g.desc, p.name, e.domainCounts(g))}
 	case g.kind == kindAffinity:
 		return reason{CodePodAffinity, fmt.Sprintf("required %s: no matching pod runs in a domain NodePool %s can reach", g.desc, p.name)}
-	case slices.Contains(c.inverse, e.lastGroup) && !slices.Contains(c.terms.required, e.lastGroup):
+	case slices.Contains(e.view(c).inverse, e.lastGroup) && !slices.Contains(c.terms.required, e.lastGroup):
 		return reason{CodePodAntiAffinity, fmt.Sprintf("pods with required %s exclude it from every domain NodePool %s can reach", g.desc, p.name)}
 	}
 	return reason{CodePodAntiAffinity, fmt.Sprintf("required %s: every domain NodePool %s can reach holds a matching pod (or may, once its node's zone is chosen)", g.desc, p.name)}

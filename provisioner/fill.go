@@ -103,14 +103,14 @@ func (e *engine) fillCandidates(b *bin, free []*podClass) []*podClass {
 	room := b.free()
 	var out []*podClass
 	for _, c := range free {
-		if e.remaining(c) == 0 || !c.req.fits(room) || !e.tolerates(c, c.variants[0], b) {
+		if e.remaining(c) == 0 || !c.req.fits(room) || !e.tolerates(c, e.view(c).variants[0], b) {
 			continue
 		}
 		if b.kind != binNew {
-			if !e.nodeMatches(c.variants[0].reqset, b) {
+			if !e.nodeMatches(e.view(c).variants[0].reqset, b) {
 				continue
 			}
-		} else if comp := b.pool.compat(c.variants[0].reqset); !comp.ok || (comp.mask != nil && b.mask != nil && !b.mask.intersects(comp.mask)) {
+		} else if comp := b.pool.compat(e.view(c).variants[0].reqset); !comp.ok || (comp.mask != nil && b.mask != nil && !b.mask.intersects(comp.mask)) {
 			continue
 		}
 		out = append(out, c)
@@ -223,7 +223,7 @@ func (e *engine) openNextPattern(free []*podClass) (int, bool) {
 func (e *engine) poolFree(p *pool, free []*podClass) []*podClass {
 	var out []*podClass
 	for _, c := range free {
-		if e.remaining(c) > 0 && !e.queues[c.id].stuck && p.compat(c.variants[0].reqset).ok && untolerated(c.tols, p.taints, c.variants[0].tolPNS) == nil {
+		if e.remaining(c) > 0 && !e.queues[c.id].stuck && p.compat(e.view(c).variants[0].reqset).ok && untolerated(c.tols, p.taints, e.view(c).variants[0].tolPNS) == nil {
 			out = append(out, c)
 		}
 	}
@@ -274,7 +274,7 @@ func (e *engine) simulateFill(p *pool, t int, free []*podClass, value []float64)
 	used := e.rt.zero()
 	left := make([]int, len(free))
 	for i, c := range free {
-		comp := p.compat(c.variants[0].reqset)
+		comp := p.compat(e.view(c).variants[0].reqset)
 		if comp.ok && p.typeIn(comp.mask, t) && !dsPortClash(p.types[t], c.ports) {
 			left[i] = e.remaining(c)
 		}

@@ -42,7 +42,7 @@ func (e *engine) guideGroups(p *pool, classes []*podClass) []guideSet {
 	bySet := map[int]*guideSet{}
 	var order []int
 	for _, c := range classes {
-		rs := c.variants[len(c.variants)-1].reqset
+		rs := e.view(c).variants[len(e.view(c).variants)-1].reqset
 		gs, ok := bySet[rs.id]
 		if !ok {
 			gs = &guideSet{reqset: rs, byKey: map[string]*shape{}, groupIdx: map[string]int{}}
@@ -146,7 +146,7 @@ func (e *engine) guidedTarget(b *bin, c *podClass) int {
 	if e.baseline || len(b.pods) > 0 || b.used[resPods] > 0 {
 		return -1
 	}
-	rs := c.variants[len(c.variants)-1].reqset
+	rs := e.view(c).variants[len(e.view(c).variants)-1].reqset
 	if t, ok := e.guide[guideKey{pool: b.pool.idx, reqset: rs.id, req: resKey(c.req)}]; ok {
 		return t
 	}

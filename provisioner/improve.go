@@ -54,12 +54,12 @@ func (e *engine) fitPrice(b *bin) float64 {
 }
 
 // freeOnly reports whether every pod on b is movable.
-func freeOnly(b *bin) bool {
+func (e *engine) freeOnly(b *bin) bool {
 	if b.kind != binNew || b.dead || len(b.pods) == 0 {
 		return false
 	}
 	for _, cc := range b.classes {
-		if !movable(cc.c) {
+		if !e.movable(cc.c) {
 			return false
 		}
 	}
@@ -70,15 +70,18 @@ func freeOnly(b *bin) bool {
 // (Moving a pod another pod's affinity selected would strand its followers, and moving one a
 // spread counts could, in hindsight, change the counts an owner placed after it was checked
 // against.)
-func movable(c *podClass) bool { return c.free && len(c.zMatch) == 0 && len(c.hMatch) == 0 }
+func (e *engine) movable(c *podClass) bool {
+	v := e.view(c)
+	return v.free && len(v.zMatch) == 0 && len(v.hMatch) == 0
+}
 
 // hasFree reports whether a new NodeClaim holds some movable pod.
-func hasFree(b *bin) bool {
+func (e *engine) hasFree(b *bin) bool {
 	if b.kind != binNew || b.dead {
 		return false
 	}
 	for _, cc := range b.classes {
-		if movable(cc.c) {
+		if e.movable(cc.c) {
 			return true
 		}
 	}
@@ -111,11 +114,11 @@ func utilization(b *bin) float64 {
 }
 
 func (e *engine) eliminate(budget *workBudget) {
-	for _, b := range e.improvable(hasFree) {
+	for _, b := range e.improvable(e.hasFree) {
 		if budget.spent() {
 			return
 		}
-		if hasFree(b) {
+		if e.hasFree(b) {
 			budget.charge(len(b.pods))
 			e.tryEvacuate(b)
 		}
@@ -134,7 +137,7 @@ func (e *engine) tryEvacuate(b *bin) {
 	prices := map[*bin]float64{}
 	var moves []move
 	for _, pi := range slices.Clone(b.pods) {
-		if !movable(pi.class) {
+		if !e.movable(pi.class) {
 			continue
 		}
 		e.removePod(pi)
@@ -201,7 +204,7 @@ const mergeCandidates = 64
 // mergePairs tries, among the least utilized free-only NodeClaims, to merge pairs of one pool into
 // a single NodeClaim of the cheapest type that fits both, when that is cheaper than the two.
 func (e *engine) mergePairs(budget *workBudget) {
-	cands := e.improvable(freeOnly)
+	cands := e.improvable(e.freeOnly)
 	if len(cands) > mergeCandidates {
 		cands = cands[:mergeCandidates]
 	}
@@ -210,7 +213,7 @@ func (e *engine) mergePairs(budget *workBudget) {
 			if budget.spent() {
 				return
 			}
-			if !a.dead && !b.dead && a.pool == b.pool && freeOnly(a) && freeOnly(b) {
+			if !a.dead && !b.dead && a.pool == b.pool && e.freeOnly(a) && e.freeOnly(b) {
 				budget.charge(len(b.pods))
 				e.tryMerge(a, b)
 			}

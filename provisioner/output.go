@@ -132,7 +132,7 @@ func (e *engine) unmetPreferences() []UnmetPreference {
 		if e.binOf(pi) == nil || pi.buffer != "" {
 			continue
 		}
-		for _, u := range pi.class.variants[e.placed[pi.idx].variant].unmet {
+		for _, u := range e.view(pi.class).variants[e.placed[pi.idx].variant].unmet {
 			out = append(out, UnmetPreference{Pod: pi.key, Preference: u})
 		}
 	}

@@ -28,7 +28,7 @@ func (e *engine) place() {
 	for _, c := range e.classes {
 		switch {
 		case c.pre != "":
-		case c.free && !e.baseline:
+		case e.view(c).free && !e.baseline:
 			free = append(free, c)
 		default:
 			constrained = append(constrained, c)
@@ -133,7 +133,7 @@ func (e *engine) placeClass(c *podClass) int {
 func (e *engine) placeStep(c *podClass) int {
 	want := e.remaining(c)
 	if e.opts.PreferencePolicy == PreferenceRespect {
-		for vi := range c.variants {
+		for vi := range e.view(c).variants {
 			if n := e.tryOpen(c, vi, want); n > 0 {
 				return n
 			}
@@ -143,7 +143,7 @@ func (e *engine) placeStep(c *podClass) int {
 		}
 		return 0
 	}
-	for vi := range c.variants {
+	for vi := range e.view(c).variants {
 		if n := e.tryFixed(c, vi, want); n > 0 {
 			return n
 		}
@@ -205,7 +205,7 @@ func (e *engine) tryNew(c *podClass, vi, want int) int {
 // tryNewCostAware opens a NodeClaim under the least relaxed variant whose best NodeClaim is no
 // dearer, per unit of value, than the fully relaxed one.
 func (e *engine) tryNewCostAware(c *podClass, want int) int {
-	last := len(c.variants) - 1
+	last := len(e.view(c).variants) - 1
 	if last == 0 {
 		return e.tryNew(c, 0, want)
 	}

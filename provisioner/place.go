@@ -39,7 +39,7 @@ func (e *engine) check(b *bin, c *podClass, vi, want int) *placement {
 	if pl.n <= 0 {
 		return pl.fail(CodeResources, false)
 	}
-	v := c.variants[vi]
+	v := e.view(c).variants[vi]
 	if b.closed || b.dead {
 		return pl.fail(CodeResources, true)
 	}
@@ -140,7 +140,7 @@ func (e *engine) checkHostnameGroups(pl *placement, v *variant) bool {
 			}
 		}
 	}
-	for _, gi := range c.inverse {
+	for _, gi := range e.view(c).inverse {
 		if g := e.groups[gi]; g.hostname {
 			if h := b.hostCount(gi); h != nil && h.owner > 0 {
 				e.lastGroup = gi

@@ -10,7 +10,6 @@ type variant struct {
 	groups []int32 // owned groups checked (required ones first)
 	tolPNS bool    // tolerate PreferNoSchedule taints
 	unmet  []string
-	zkeys  []string // non-hostname keys of its groups and inverse groups (lazy)
 }
 
 // relaxState counts how far each relaxation step has gone.
@@ -24,17 +23,18 @@ type relaxState struct {
 // preferred pod anti-affinity and preferred node affinity terms (heaviest first), then ScheduleAnyway
 // spreads, and finally tolerate PreferNoSchedule taints. With PreferenceIgnore every preference is
 // dropped up front and only the required terms vary.
-func (e *engine) buildVariants(c *podClass) {
+func (e *engine) buildVariants(c *podClass) []*variant {
 	t := &c.terms
 	ignore := e.opts.PreferencePolicy == PreferenceIgnore
 	if ignore {
 		t.prefAff, t.prefAnti, t.prefNode, t.soft = nil, nil, nil, nil
 	}
 	s := relaxState{pns: ignore || !e.anyPreferNoSchedule}
+	var out []*variant
 	for {
-		c.variants = append(c.variants, e.variantFor(c, s))
+		out = append(out, e.variantFor(c, s))
 		if !e.relax(c, &s) {
-			break
+			return out
 		}
 	}
 }
@@ -92,9 +92,9 @@ func (e *engine) variantFor(c *podClass, s relaxState) *variant {
 
 // isFree reports whether a class has nothing but node requirements: no host ports, no topology it
 // owns or must stay clear of, one variant. Such classes are packed in bulk, bin by bin.
-func (c *podClass) isFree() bool {
-	if c.pre != "" || len(c.variants) != 1 || len(c.ports) > 0 || len(c.inverse) > 0 {
+func isFree(c *podClass, variants []*variant, inverse []int32) bool {
+	if c.pre != "" || len(variants) != 1 || len(c.ports) > 0 || len(inverse) > 0 {
 		return false
 	}
-	return len(c.variants[0].groups) == 0
+	return len(variants[0].groups) == 0
 }

@@ -136,9 +136,7 @@ func (s *Simulator) variantsFor(c *podClass, pns bool) []*variant {
 	e := s.eng
 	saved := e.anyPreferNoSchedule
 	e.anyPreferNoSchedule = pns
-	c.variants = nil
-	e.buildVariants(c)
+	s.variants[c.id][k] = e.buildVariants(c)
 	e.anyPreferNoSchedule = saved
-	s.variants[c.id][k] = c.variants
-	return c.variants
+	return s.variants[c.id][k]
 }

@@ -208,16 +208,15 @@ func (s *Simulator) prepareClasses(q *question) {
 		if c.pre != "" {
 			continue
 		}
-		c.variants = s.variantsFor(c, pns)
-		for _, v := range c.variants {
-			v.zkeys = nil // they include the inverse groups, which depend on the question
-		}
+		v := s.eng.view(c)
+		v.variants = s.variantsFor(c, pns)
+		v.zkeys = nil // they include the inverse groups, which depend on the question
 		l := &s.lists[c.id]
-		c.hMatch, c.zMatch, c.inverse = scoped(l.hMatch, inScope), scoped(l.zMatch, inScope), scoped(l.inverse, inScope)
-		c.free = c.isFree()
+		v.hMatch, v.zMatch, v.inverse = scoped(l.hMatch, inScope), scoped(l.zMatch, inScope), scoped(l.inverse, inScope)
+		v.free = isFree(c, v.variants, v.inverse)
 		cq := &s.eng.queues[c.id]
-		if len(cq.cursor) != len(c.variants) {
-			cq.cursor = make([]int, len(c.variants))
+		if len(cq.cursor) != len(v.variants) {
+			cq.cursor = make([]int, len(v.variants))
 		}
 		clear(cq.cursor)
 	}
@@ -245,15 +244,15 @@ func (s *Simulator) setEligible(q *question) {
 	e := s.eng
 	s.stamp++
 	for _, c := range q.classes {
-		for _, v := range c.variants {
+		for _, v := range e.view(c).variants {
 			for _, gi := range v.groups {
 				g := e.groups[gi]
 				if g.hostname || s.groupMk[gi] == s.stamp {
 					continue
 				}
 				s.groupMk[gi] = s.stamp
-				q.eligible = append(q.eligible, eligibleSave{g: g, old: g.eligible})
-				g.eligible = s.topo.eligible(e, g, q.gone, q.allow)
+				q.eligible = append(q.eligible, eligibleSave{g: g, old: e.eligible[g.id]})
+				e.eligible[g.id] = s.topo.eligible(e, g, q.gone, q.allow)
 			}
 		}
 	}
@@ -265,7 +264,8 @@ func (s *Simulator) saveRunState(q *question) {
 	e := s.eng
 	s.stamp++
 	for _, c := range q.classes {
-		for _, list := range [][]int32{c.hMatch, c.hOwn, c.zMatch, c.zOwn} {
+		v := e.view(c)
+		for _, list := range [][]int32{v.hMatch, c.hOwn, v.zMatch, c.zOwn} {
 			for _, gi := range list {
 				if s.groupMk[gi] == s.stamp {
 					continue

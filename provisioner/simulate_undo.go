@@ -45,7 +45,7 @@ func (s *Simulator) deactivate(q *question) {
 	s.undoRun(q)
 	e := s.eng
 	for _, es := range q.eligible {
-		es.g.eligible = es.old
+		e.eligible[es.g.id] = es.old
 	}
 	for _, b := range q.gone {
 		s.topo.apply(e, b, 1)

@@ -30,6 +30,11 @@ type state struct {
 	lastGroup   int32 // the group behind the last topology failure of check
 	// counts[group id] are the group's topology counts.
 	counts []groupCounts
+	// eligible[group id] are the domains a spread or affinity group's owners could use (see
+	// eligibleDomains); nil until computed.
+	eligible [][]bool
+	// views[class id] are the classes as the run sees them.
+	views []classView
 	// queues[class id] are the class's pods in queue order, the placed ones first.
 	queues []classQueue
 	// placed[pod idx] is where the run placed the pod; placeClock counts placements.
@@ -68,6 +73,11 @@ func newState(p *problem, baseline bool) *state {
 		s.poolUsed[i] = slices.Clone(u)
 	}
 	s.initQueues(p.allClasses)
+	s.eligible = make([][]bool, len(p.groups))
+	s.views = make([]classView, len(p.allClasses))
+	for _, c := range p.allClasses {
+		s.views[c.id] = classView{variants: c.variants, hMatch: c.hMatch, zMatch: c.zMatch, inverse: c.inverse, free: c.free}
+	}
 	s.placed = make([]podPlace, len(p.allPods))
 	s.tree = newFitTree(p.rt.len(), len(p.allPods)+len(s.bins)+16)
 	for _, b := range s.bins {
@@ -99,6 +109,20 @@ func (s *state) initQueues(classes []*podClass) {
 		s.queues[c.id] = classQueue{pods: slices.Clone(c.pods), cursor: make([]int, len(c.variants))}
 	}
 }
+
+// classView is a class as a run sees it: its relaxation variants, the groups it is counted in
+// (hMatch hostname, zMatch zone-like) and checks (inverse), whether it is free, and the keys
+// zoneKeys derives per variant. A Solve run sees the class as compiled; a Simulator question sees
+// the variants of its PreferNoSchedule setting and only the groups its own input would intern.
+type classView struct {
+	variants                []*variant
+	hMatch, zMatch, inverse []int32
+	free                    bool
+	zkeys                   [][]string
+}
+
+// view is c as the run sees it.
+func (s *state) view(c *podClass) *classView { return &s.views[c.id] }
 
 // remaining counts the pods of c the run has not placed.
 func (s *state) remaining(c *podClass) int {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -54,5 +55,55 @@ func TestRunsShareNoState(t *testing.T) {
 			require.NoError(t, err)
 			require.JSONEq(t, string(runPlan(t, fresh.newEngine(true))), string(runPlan(t, shared.newEngine(true))))
 		})
+	}
+}
+
+// problemPrint is what a run could change by mistake in a problem: the fixed bins, the start
+// counts and usage, the classes as compiled, the scope. Memo caches are left out: they only grow.
+func problemPrint(p *problem) string {
+	var b strings.Builder
+	for _, x := range p.fixed {
+		fmt.Fprintf(&b, "bin %s %v %v %v %v %v %v %d %d\n", x.name, x.used, x.cap, x.ports, x.host, x.closed, x.dead, len(x.classes), len(x.pods))
+	}
+	fmt.Fprintf(&b, "counts %v usage %v forced %v pns %v\n", p.startCounts, p.startUsage, p.allForced, p.pns)
+	for _, c := range p.allClasses {
+		fmt.Fprintf(&b, "class %d %s %p %v %v %v %v", c.id, podNamesOf(c.pods), c.variants, c.hMatch, c.zMatch, c.inverse, c.free)
+		for _, v := range c.variants {
+			fmt.Fprintf(&b, " %v", *v)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%p %p %p\n", p.allPools, p.allClasses, p.allPods)
+	return b.String()
+}
+
+// TestRunsLeaveTheProblemAlone runs Solve's two runs over a problem, and a Simulator's questions
+// over its own, and checks that the problem reads the same afterwards.
+func TestRunsLeaveTheProblemAlone(t *testing.T) {
+	for i := range 40 {
+		in := gen{rand.New(rand.NewPCG(uint64(i), 7))}.input()
+		p, err := compile(&in, in.Options.withDefaults(), false)
+		if err != nil {
+			continue
+		}
+		before := problemPrint(p)
+		main := p.newEngine(false)
+		main.render(main.run())
+		p.newEngine(true).run()
+		require.Equal(t, before, problemPrint(p), "Solve input %d", i)
+	}
+	for i := range 20 {
+		g := gen{rand.New(rand.NewPCG(uint64(i), 11))}
+		cluster := g.cluster()
+		sim, err := NewSimulator(cluster)
+		require.NoError(t, err)
+		before := problemPrint(sim.eng.problem)
+		for range 4 {
+			req := g.question(cluster)
+			_, _ = sim.Evacuate(req)
+			req.Quick = true
+			_, _ = sim.Evacuate(req)
+		}
+		require.Equal(t, before, problemPrint(sim.eng.problem), "cluster %d", i)
 	}
 }

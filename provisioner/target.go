@@ -170,7 +170,7 @@ func (e *engine) poolDemand(p *pool, keep func(*podClass) bool) (resVec, int) {
 
 // poolServes reports whether some variant's requirements are compatible with the pool.
 func (e *engine) poolServes(p *pool, c *podClass) bool {
-	for _, v := range c.variants {
+	for _, v := range e.view(c).variants {
 		if p.compat(v.reqset).ok {
 			return true
 		}

@@ -48,7 +48,6 @@ type group struct {
 	filterTols   []corev1.Toleration
 	filterTaints bool
 	desc         string
-	eligible     []bool // spread and affinity: domains the owners could use; nil until computed
 }
 
 // domTab interns the values of one topology key.
@@ -189,8 +188,8 @@ func (e *engine) countsOn(g *group, b *bin) bool {
 // eligibleDomains returns (computing once) the domains a spread or affinity group's owners could
 // use: those of existing nodes passing its node filter, and those any pool could launch into.
 func (e *engine) eligibleDomains(g *group) []bool {
-	if g.eligible != nil {
-		return g.eligible
+	if elig := e.eligible[g.id]; elig != nil {
+		return elig
 	}
 	tab := e.domTab(g.key)
 	mark := map[int32]bool{}
@@ -212,11 +211,12 @@ func (e *engine) eligibleDomains(g *group) []bool {
 		delete(mark, tab.id(api.RegionalZone))
 	}
 	e.gc(g).grow(len(tab.names))
-	g.eligible = make([]bool, len(tab.names))
+	elig := make([]bool, len(tab.names))
 	for d := range mark {
-		g.eligible[d] = true
+		elig[d] = true
 	}
-	return g.eligible
+	e.eligible[g.id] = elig
+	return elig
 }
 
 func (e *engine) markPoolDomains(g *group, p *pool, tab *domTab, mark map[int32]bool) {
@@ -317,7 +317,7 @@ func (e *engine) cachedDomains(b *bin, key string) []int32 {
 // stays a domain.
 func (e *engine) zonalFitsOwners(g *group) bool {
 	for _, c := range e.classes {
-		if !c.owns(int32(g.id)) {
+		if !e.owns(c, int32(g.id)) {
 			continue
 		}
 		for _, p := range e.pools {
@@ -337,8 +337,8 @@ func (e *engine) zonalFitsOwners(g *group) bool {
 }
 
 // owns reports whether any of the class's variants checks group gi.
-func (c *podClass) owns(gi int32) bool {
-	for _, v := range c.variants {
+func (e *engine) owns(c *podClass, gi int32) bool {
+	for _, v := range e.view(c).variants {
 		if slices.Contains(v.groups, gi) {
 			return true
 		}

@@ -24,21 +24,25 @@ func (e *engine) checkZoneGroups(pl *placement, v *variant) bool {
 
 // zoneKeys lists (once per variant) the non-hostname keys the class's active and inverse groups use.
 func (e *engine) zoneKeys(c *podClass, vi int) []string {
-	v := c.variants[vi]
-	if v.zkeys != nil {
-		return v.zkeys
+	cv := e.view(c)
+	if cv.zkeys == nil {
+		cv.zkeys = make([][]string, len(cv.variants))
+	}
+	if keys := cv.zkeys[vi]; keys != nil {
+		return keys
 	}
 	seen := map[string]bool{}
-	v.zkeys = []string{}
-	for _, list := range [][]int32{v.groups, c.inverse} {
+	keys := []string{}
+	for _, list := range [][]int32{cv.variants[vi].groups, cv.inverse} {
 		for _, gi := range list {
 			if g := e.groups[gi]; !g.hostname && !seen[g.key] {
 				seen[g.key] = true
-				v.zkeys = append(v.zkeys, g.key)
+				keys = append(keys, g.key)
 			}
 		}
 	}
-	return v.zkeys
+	cv.zkeys[vi] = keys
+	return keys
 }
 
 // zoneFilter is the domains a pod may use for one key, and what decided it.
@@ -142,7 +146,7 @@ func (e *engine) filterOwned(pl *placement, v *variant, key string, zf *zoneFilt
 }
 
 func (e *engine) filterInverse(c *podClass, key string, zf *zoneFilter) {
-	for _, gi := range c.inverse {
+	for _, gi := range e.view(c).inverse {
 		g := e.groups[gi]
 		if g.hostname || g.key != key {
 			continue
