@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,6 +34,8 @@ const (
 	chartNamespace       = "napkit"
 	chartServiceAccount  = "napkit"
 	chartSystemNamespace = "kube-system"
+	// chartReplica is the controller's leader-election identity (a pod name in the Deployment).
+	chartReplica = "e2e-replica-0"
 	// chartObjects is that release's objects but the CRDs, as the render test keeps them.
 	chartObjects = "../../../deploy/chartrender/testdata/e2e-chart.golden.yaml"
 	// rulesFile is the chart's rule set, which this test derives.
@@ -85,7 +88,7 @@ rules:
 		tune: func(cfg *controller.Config) {
 			cfg.Kube = kubernetes.NewForConfigOrDie(saConfig)
 			cfg.Dynamic = dynamic.NewForConfigOrDie(saConfig)
-			cfg.LeaderElectionNamespace, cfg.LeaderElectionName, cfg.Identity = chartNamespace, "napkit", "e2e-replica-0"
+			cfg.LeaderElectionNamespace, cfg.LeaderElectionName, cfg.Identity = chartNamespace, "napkit", chartReplica
 			cfg.Upkeep.SystemNamespace = chartSystemNamespace
 		},
 	})
@@ -110,6 +113,18 @@ rules:
 		})
 	}
 	ctx := t.Context()
+
+	// README step 4: the replica holds the Lease in the release namespace.
+	waitUntil(t, 30*time.Second, "the Lease napkit/napkit held", func(ctx context.Context) error {
+		lease, err := s.c.kube.CoordinationV1().Leases(chartNamespace).Get(ctx, "napkit", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if h := lease.Spec.HolderIdentity; h == nil || *h != chartReplica {
+			return fmt.Errorf("holder %v", h)
+		}
+		return nil
+	})
 
 	// The seed walkthrough: inflate 0 -> 5 gets NodeClaims within the pool, nodes join, pods run.
 	applySeed(t, s.c)
