@@ -78,6 +78,13 @@ func TestRenderDefaultValues(t *testing.T) {
 		port, _, _ := unstructured.NestedString(c, probe, "httpGet", "port")
 		assert.Equal(t, "http-health", port, probe)
 	}
+	// The pod runs as the image's user (the Dockerfile's USER uid:gid).
+	dockerfile, err := os.ReadFile("../../Dockerfile")
+	require.NoError(t, err)
+	user := regexp.MustCompile(`(?m)^USER (\d+):(\d+)$`).FindStringSubmatch(string(dockerfile))
+	require.NotNil(t, user, "the Dockerfile's USER")
+	podSC, _ := spec["securityContext"].(map[string]any)
+	assert.Equal(t, user[1]+":"+user[2], fmt.Sprintf("%v:%v", podSC["runAsUser"], podSC["runAsGroup"]))
 	sc, _, _ := unstructured.NestedMap(c, "securityContext")
 	assert.Equal(t, true, sc["runAsNonRoot"])
 	assert.Equal(t, true, sc["readOnlyRootFilesystem"])
