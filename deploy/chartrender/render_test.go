@@ -144,6 +144,14 @@ func TestRenderAllOptions(t *testing.T) {
 	}
 }
 
+// The simulation is one replica's: the chart refuses more, saying why.
+func TestSimulateRefusesReplicas(t *testing.T) {
+	_, _, err := Render(context.Background(), Options{ChartDir: chartDir, ReleaseName: "napkit", Namespace: "napkit",
+		Values: map[string]any{"controller": map[string]any{"simulate": true}}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "controller.simulate needs replicas: 1")
+}
+
 // The CRDs are the controller's embedded ones: symlinks to examples/controller/crds, rendered
 // unchanged.
 func TestChartCRDsAreTheEmbeddedOnes(t *testing.T) {
