@@ -138,3 +138,40 @@ func TestLowerBound(t *testing.T) {
 		})
 	}
 }
+
+// TestExplain checks the explanation phase on the state a run leaves: each class still queued gets
+// the code of the check its pods failed, and the message names the pool.
+func TestExplain(t *testing.T) {
+	tainted := phasePool("p", m4)
+	tainted.NodePool.Spec.Template.Spec.Taints = []corev1.Taint{{Key: "gpu", Value: "true", Effect: corev1.TaintEffectNoSchedule}}
+	cases := []struct {
+		name string
+		in   Input
+		code Code
+		msg  string
+	}{
+		{"bigger than every type", Input{Pods: []*corev1.Pod{pod("huge", "64", "1Gi")}, NodePools: []NodePoolInput{phasePool("p", m4)}},
+			CodeResources, "NodePool p"},
+		{"taint not tolerated", Input{Pods: []*corev1.Pod{pod("a", "1", "1Gi")}, NodePools: []NodePoolInput{tainted}},
+			CodeTaint, "gpu=true:NoSchedule"},
+		{"limit reached", Input{Pods: []*corev1.Pod{pod("a", "3", "1Gi")}, Nodes: []ExistingNode{poolNode("n1", "p", "4", pod("x", "4", "1Gi"))},
+			NodePools: []NodePoolInput{withLimit(phasePool("p", m4), "4")}}, CodeLimits, "NodePool p cpu limit"},
+		{"no NodePool", Input{Pods: []*corev1.Pod{pod("a", "1", "1Gi")}}, CodeNoNodePool, "no NodePool"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := compileOrFail(t, tc.in).newEngine(false)
+			e.run()
+			var queued []*podClass
+			for _, c := range e.classes {
+				if e.remaining(c) > 0 {
+					queued = append(queued, c)
+				}
+			}
+			require.Len(t, queued, 1)
+			r := e.explain(queued[0])
+			assert.Equal(t, tc.code, r.code)
+			assert.Contains(t, r.msg, tc.msg)
+		})
+	}
+}
