@@ -172,12 +172,34 @@ func (e *engine) placeElsewhere(c *podClass, skip *bin, prices map[*bin]float64)
 			prices[r] = e.fitPrice(r)
 		}
 		pl := e.check(r, c, 0, 1)
-		if pl.n > 0 {
+		if pl.n > 0 && pl.keepsBin() {
 			e.commit(pl)
 			return r
 		}
 	}
 	return nil
+}
+
+// keepsBin reports whether committing pl leaves its bin's narrowing, target and relaxation as they
+// are. A trial moves pods only onto such receivers: undoing it takes the pods off again, and a
+// receiver narrowed to another zone or retargeted by the trial would stay so (a dearer offering
+// after finalize) although the trial was undone.
+func (pl *placement) keepsBin() bool {
+	b := pl.b
+	if b.kind != binNew {
+		return true
+	}
+	if pl.mask != nil && (b.mask == nil || !b.mask.equal(pl.mask)) {
+		return false
+	}
+	for _, list := range [][]keyReq{pl.creqs, pl.pins} {
+		for _, kr := range list {
+			if have, ok := b.creqs[kr.key]; !ok || !have.Equal(have.Intersection(kr.r)) {
+				return false
+			}
+		}
+	}
+	return pl.target == b.target && (b.relaxed || !pl.relaxed)
 }
 
 // undo takes the moved pods off their receivers and puts them back on b.
