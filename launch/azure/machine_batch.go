@@ -17,6 +17,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
+	"k8s.io/utils/clock"
 
 	"github.com/napkit/napkit/imagefamily/bootstrap"
 	"github.com/napkit/napkit/launch"
@@ -117,6 +118,8 @@ type machineBatcher struct {
 	exec      batchExec
 	cleanup   batchCleanup
 	log       *slog.Logger
+	// clock runs the idle and max timers (the real clock; tests step a fake one).
+	clock clock.WithDelayedExecution
 
 	mu   sync.Mutex
 	open map[string]*machineBatch // by template key
@@ -129,7 +132,7 @@ type machineBatch struct {
 	key       string
 	template  *bootstrap.Machine
 	waiters   []*batchWaiter
-	idle, max *time.Timer
+	idle, max clock.Timer
 	closed    bool
 	sent      bool
 	delivered bool
@@ -146,7 +149,7 @@ type batchWaiter struct {
 func newMachineBatcher(idle, maxWait time.Duration, size int, exec batchExec, cleanup batchCleanup, log *slog.Logger) *machineBatcher {
 	return &machineBatcher{
 		idle: idle, max: maxWait, size: size, exec: exec, cleanup: cleanup, log: log,
-		open: map[string]*machineBatch{},
+		clock: clock.RealClock{}, open: map[string]*machineBatch{},
 	}
 }
 
@@ -186,8 +189,8 @@ func (bt *machineBatcher) enqueue(name string, body bootstrap.Machine) (*machine
 	b := bt.open[key]
 	if b == nil {
 		b = &machineBatch{key: key, template: template}
-		b.idle = time.AfterFunc(bt.idle, func() { bt.fire(b) })
-		b.max = time.AfterFunc(bt.max, func() { bt.fire(b) })
+		b.idle = bt.clock.AfterFunc(bt.idle, func() { bt.fire(b) })
+		b.max = bt.clock.AfterFunc(bt.max, func() { bt.fire(b) })
 		bt.open[key] = b
 	} else {
 		b.idle.Reset(bt.idle)

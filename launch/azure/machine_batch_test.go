@@ -7,12 +7,15 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"k8s.io/utils/clock"
+	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/napkit/napkit/imagefamily"
 	"github.com/napkit/napkit/launch"
@@ -135,20 +138,57 @@ func launchSpaced(t *testing.T, f *fixture, cand launch.Candidate, n int, gap ti
 	}
 }
 
+// batchClock is a fake clock for the batcher that counts the timers that fired and runs their
+// callbacks on their own goroutine, as time.AfterFunc does (the fake runs them inside Step,
+// holding the lock that a callback's Stop of its sibling timer waits on).
+type batchClock struct {
+	*testingclock.FakeClock
+	fired atomic.Int32
+}
+
+func newBatchClock() *batchClock {
+	return &batchClock{FakeClock: testingclock.NewFakeClock(time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC))}
+}
+
+func (c *batchClock) AfterFunc(d time.Duration, f func()) clock.Timer {
+	return c.FakeClock.AfterFunc(d, func() {
+		c.fired.Add(1)
+		go f()
+	})
+}
+
 // A batch that is not full is sent BatchIdle after its last create; a create
-// arriving before then keeps it open.
+// arriving before then keeps it open. The batcher's timers run on a fake
+// clock, so "20 ms apart" and "BatchIdle after the last" are exact whatever
+// the machine's load.
 func TestHeaderBatchIdleCloses(t *testing.T) {
-	const idle = 200 * time.Millisecond
+	const idle, gap = 200 * time.Millisecond, 20 * time.Millisecond
 	f := newFixture(t, azuresim.Options{}, headerBatch(idle, time.Minute))
+	clk := newBatchClock()
+	azure.UseBatchClock(f.launcher, clk)
 	cand := candidate("Standard_D2s_v5", 2, offering("westus2-1", launch.CapacityTypeOnDemand, 0.1))
-	start := time.Now()
-	launchSpaced(t, f, cand, 5, 20*time.Millisecond, "idle-%d")
+	var outs []<-chan outcome
+	var want []string
+	for i := range 5 {
+		if i > 0 {
+			clk.Step(gap)
+		}
+		want = append(want, fmt.Sprintf("idle-%d", i))
+		outs = append(outs, launchAt(t, context.Background(), f.launcher, 0, want[i], cand))
+		require.Eventually(t, func() bool { return azure.BatchWaiters(f.launcher) == i+1 },
+			10*time.Second, time.Millisecond, "create %d joins the open batch", i)
+	}
+	clk.Step(idle - time.Nanosecond)
+	assert.Zero(t, clk.fired.Load(), "no timer fires before BatchIdle after the last create")
+	assert.Empty(t, batchPuts(f.sim))
+	clk.Step(time.Nanosecond)
+	assert.EqualValues(t, 1, clk.fired.Load(), "the idle timer fires BatchIdle after the last create")
+	for _, o := range outs {
+		require.NoError(t, (<-o).err)
+	}
 	puts := batchPuts(f.sim)
 	require.Len(t, puts, 1, "creates 20 ms apart share one batch")
-	assert.Equal(t, []string{"idle-0", "idle-1", "idle-2", "idle-3", "idle-4"}, puts[0].Batch)
-	sent := puts[0].At.Sub(start)
-	assert.GreaterOrEqual(t, sent, 80*time.Millisecond+idle, "sent BatchIdle after the last create")
-	assert.Less(t, sent, 10*time.Second, "long before BatchMax")
+	assert.Equal(t, want, puts[0].Batch)
 }
 
 // A batch whose creates keep coming is sent BatchMax after it opened.
