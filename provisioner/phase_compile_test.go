@@ -131,3 +131,39 @@ func podNamesOf(pods []*podInfo) []string {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestSimulatorErrors checks that the Simulator's own input errors speak the package's one error
+// type: *InputError naming the object and the field, classified as invalid input.
+func TestSimulatorErrors(t *testing.T) {
+	n1 := node("n1", "test-zone-1", "4", "16Gi")
+	pools := []NodePoolInput{phasePool("p", m4)}
+	cases := []struct {
+		name string
+		run  func() error
+		want string
+	}{
+		{"nil node", func() error {
+			_, err := NewSimulator(Input{Nodes: []ExistingNode{{}}, NodePools: pools})
+			return err
+		}, "Node #0: node: is nil"},
+		{"node twice", func() error {
+			_, err := NewSimulator(Input{Nodes: []ExistingNode{n1, n1}, NodePools: pools})
+			return err
+		}, "Node n1: metadata.name: appears twice"},
+		{"unknown node", func() error {
+			sim, err := NewSimulator(Input{Nodes: []ExistingNode{n1}, NodePools: pools})
+			require.NoError(t, err)
+			_, err = sim.Evacuate(EvacuateRequest{Nodes: []string{"n2"}})
+			return err
+		}, `EvacuateRequest: nodes: unknown node "n2"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.run()
+			var ie *InputError
+			require.ErrorAs(t, err, &ie)
+			assert.True(t, errors.Is(err, ErrInvalidInput))
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}

@@ -74,10 +74,10 @@ func NewSimulator(in Input) (*Simulator, error) {
 	s := &Simulator{in: in, opts: in.Options.withDefaults(), index: make(map[string]int, len(in.Nodes))}
 	for i, n := range in.Nodes {
 		if n.Node == nil {
-			return nil, fmt.Errorf("%w: nodes[%d] has no Node", ErrInvalidInput, i)
+			return nil, inputErr(fmt.Sprintf("Node #%d", i), "node", "is nil")
 		}
 		if _, dup := s.index[n.Node.Name]; dup {
-			return nil, fmt.Errorf("%w: node %q appears twice", ErrInvalidInput, n.Node.Name)
+			return nil, inputErr("Node "+n.Node.Name, "metadata.name", "appears twice")
 		}
 		s.index[n.Node.Name] = i
 	}

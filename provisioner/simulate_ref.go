@@ -1,7 +1,6 @@
 package provisioner
 
 import (
-	"fmt"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -29,7 +28,7 @@ func (s *Simulator) evacuationInput(req EvacuateRequest) (Input, error) {
 	gone := make(map[string]bool, len(req.Nodes))
 	for _, name := range req.Nodes {
 		if _, ok := s.index[name]; !ok {
-			return Input{}, fmt.Errorf("%w: evacuate: unknown node %q", ErrInvalidInput, name)
+			return Input{}, inputErr("EvacuateRequest", "nodes", "unknown node %q", name)
 		}
 		gone[name] = true
 	}
