@@ -14,9 +14,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
 
 	"github.com/napkit/napkit/examples/controller/crds"
+	"github.com/napkit/napkit/examples/controller/internal/simnodes"
 	"github.com/napkit/napkit/nodeclassstatus"
 )
 
@@ -99,4 +101,24 @@ func embeddedCRDs() ([]*unstructured.Unstructured, error) {
 		out = append(out, u)
 	}
 	return out, nil
+}
+
+// startKubelets runs another set of simulated kubelets on the stack's Azure with the given
+// clients, as a restarted simulation would, until the returned stop.
+func (s *stack) startKubelets(kube kubernetes.Interface, dyn dynamic.Interface) (stop func()) {
+	s.t.Helper()
+	base, err := baseCatalogue()
+	require.NoError(s.t, err)
+	info, err := s.c.kube.Discovery().ServerVersion()
+	require.NoError(s.t, err)
+	kubelet, err := simnodes.New(simnodes.Options{Kube: kube, Dynamic: dyn, Launcher: s.launcher, InstanceType: base.Find,
+		Region: region, Logger: s.logger(), KubeletVersion: info.GitVersion, LeaseRenewInterval: time.Second})
+	require.NoError(s.t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- kubelet.Run(ctx) }()
+	return func() {
+		cancel()
+		require.NoError(s.t, <-done)
+	}
 }

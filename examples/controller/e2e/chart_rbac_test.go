@@ -285,3 +285,19 @@ func unionRules(t *testing.T, a, b rbacRules) rbacRules {
 	}
 	return rulesFromAudit(t, events)
 }
+
+// ruleDiff lists the audited rule lines the file lacks (missing) and the file's lines no request
+// used (unused).
+func ruleDiff(file, audited []string) (missing, unused []string) {
+	for _, l := range audited {
+		if !slices.Contains(file, l) {
+			missing = append(missing, l)
+		}
+	}
+	for _, l := range file {
+		if !slices.Contains(audited, l) {
+			unused = append(unused, l)
+		}
+	}
+	return missing, unused
+}
