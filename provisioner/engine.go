@@ -10,8 +10,8 @@ import (
 )
 
 // engine is one packing run: the compiled problem it reads and the packing state it changes.
-// Its methods are the phases (pack, improve, finalize, lowerBound, plan); the baseline is a second
-// engine over the same problem with a state of its own.
+// Its methods are the phases, in run order chooseFleet, place, improve, finalize, then lowerBound,
+// explain and plan; the baseline is a second engine over the same problem with a state of its own.
 type engine struct {
 	*problem
 	*state
@@ -20,7 +20,9 @@ type engine struct {
 // problem is the compiled input: the pools and their catalogue (instance type x offering pairs,
 // requirement bitsets), the pod classes and their variants, the topology groups and domains, the
 // existing nodes and in-flight claims as bins. compile builds it once; Solve's main strategy and
-// its baseline, and every question of a Simulator, run over the same problem.
+// its baseline, and every question of a Simulator, run over the same problem and never change
+// what it compiled (TestRunsLeaveTheProblemAlone). What runs do add to it are memos: the caches
+// below, the interned requirement sets and domain values, the pools' lazily built compatibilities.
 type problem struct {
 	in   *Input
 	opts Options

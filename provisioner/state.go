@@ -5,8 +5,10 @@ import (
 	"slices"
 )
 
-// state is what one packing run changes and derives from its pods: the bins (new NodeClaims
-// appended after the fixed ones), the fit tree over them, and the run's caches.
+// state is what one packing run changes and derives from its pods: its scope, the bins (copies of
+// the fixed ones, then its new NodeClaims) and the fit tree over them, the topology counts, the
+// pools' usage, the classes as it sees them and their queues, where it placed each pod, and the
+// run's caches.
 type state struct {
 	baseline bool // first-fit-decreasing with growable NodeClaims, the reference plan
 
