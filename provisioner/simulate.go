@@ -115,7 +115,9 @@ func (s *Simulator) Evacuate(req EvacuateRequest) (*Plan, error) {
 }
 
 // run is Solve's sequence on the activated engine: the main strategy, then the baseline on the
-// same compiled state, keeping the plan that places more pods, then costs less.
+// question's state with the main run undone (Solve gives its baseline a fresh state; here a fresh
+// state would copy the whole cluster per question, undoing costs what the run changed), keeping
+// the plan that places more pods, then costs less.
 func (s *Simulator) run(q *question, start time.Time) *Plan {
 	e := s.eng
 	chs := e.run()
