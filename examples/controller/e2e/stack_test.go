@@ -110,6 +110,10 @@ func startStack(t *testing.T, opts stackOptions) *stack {
 		Kube: s.c.kubeletClient(), Dynamic: s.c.dyn, Launcher: s.launcher, InstanceType: base.Find, Region: region, Logger: logger,
 		KubeletVersion: kubeletVersion,
 	}
+	if opts.upkeep {
+		// A kubelet runs the version its VM's bootstrap data installed, as a real one does.
+		kubeletOpts.BootedVersion = simnodes.BootedVersion(s.sim)
+	}
 	if opts.kubeletClients != nil {
 		kubeletOpts.Kube, kubeletOpts.Dynamic = opts.kubeletClients(s.c)
 	}

@@ -186,7 +186,7 @@ func (c *Controller) nodeClassEvent(ctx context.Context, name, kind, reason, msg
 	c.event(ctx, metav1.NamespaceDefault, ref, kind, reason, msg)
 }
 
-// versionCache holds the node Kubernetes version for kubeversion.TTL: the API server's, or the
+// versionCache holds the node Kubernetes version for Upkeep.VersionTTL: the API server's, or the
 // pinned one (which must not be newer).
 type versionCache struct {
 	mu      sync.Mutex
@@ -197,7 +197,7 @@ type versionCache struct {
 func (v *versionCache) get(ctx context.Context, c *Controller) (string, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.version != "" && c.now().Sub(v.at) < kubeversion.TTL {
+	if v.version != "" && c.now().Sub(v.at) < c.cfg.Upkeep.VersionTTL {
 		return v.version, nil
 	}
 	info, err := c.cfg.Kube.Discovery().ServerVersion()

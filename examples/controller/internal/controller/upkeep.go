@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/napkit/napkit/imagefamily"
+	"github.com/napkit/napkit/kubeversion"
 	"github.com/napkit/napkit/pricing"
 	"github.com/napkit/napkit/quota"
 	"github.com/napkit/napkit/repair"
@@ -18,8 +19,8 @@ type Upkeep struct {
 	// status writer off: nodes then boot Config.Images and Config.Cluster.KubernetesVersion.
 	ImageVersions ImageVersionSource
 	// StatusInterval is how often every AKSNodeClass's status is recomputed (5 min, upstream's
-	// requeue); the API server's version is cached for kubeversion.TTL in between.
-	StatusInterval time.Duration
+	// requeue); the API server's version is cached for VersionTTL (kubeversion.TTL) in between.
+	StatusInterval, VersionTTL time.Duration
 	// SystemNamespace holds AKS's maintenance-window ConfigMap; "" means no window is defined
 	// (image updates are never held back).
 	SystemNamespace string
@@ -53,6 +54,7 @@ type UsageSource interface {
 
 func (u Upkeep) withDefaults() Upkeep {
 	defaultDuration(&u.StatusInterval, 5*time.Minute)
+	defaultDuration(&u.VersionTTL, kubeversion.TTL)
 	defaultDuration(&u.RepairInterval, 30*time.Second)
 	defaultDuration(&u.QuotaInterval, 10*time.Minute)
 	defaultDuration(&u.PriceRefresh, 12*time.Hour)

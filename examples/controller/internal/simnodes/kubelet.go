@@ -55,8 +55,10 @@ type Options struct {
 	LeaseRenewInterval time.Duration
 	// Workers is how many writes run in parallel (16).
 	Workers int
-	// KubeletVersion is reported in the node info ("v1.33.2").
+	// KubeletVersion is reported in the node info ("v1.33.2"), unless BootedVersion knows the
+	// version the VM's bootstrap data installed (see BootedVersion).
 	KubeletVersion string
+	BootedVersion  func(vm string) (string, bool)
 	Clock          func() time.Time
 	Logger         *slog.Logger
 }

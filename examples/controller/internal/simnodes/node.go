@@ -80,7 +80,7 @@ func (k *Kubelet) nodeObject(ctx context.Context, inst *launch.Instance) (*corev
 			Capacity: it.Capacity.DeepCopy(), Allocatable: it.Allocatable().DeepCopy(),
 			Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady",
 				LastHeartbeatTime: now, LastTransitionTime: now}},
-			NodeInfo: corev1.NodeSystemInfo{KubeletVersion: k.opts.KubeletVersion, Architecture: it.SKU.Arch, OperatingSystem: api.OSLinux},
+			NodeInfo: corev1.NodeSystemInfo{KubeletVersion: k.kubeletVersion(inst.Name), Architecture: it.SKU.Arch, OperatingSystem: api.OSLinux},
 		},
 	}, slices.Clone(nc.Spec.StartupTaints), nil
 }
