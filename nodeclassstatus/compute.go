@@ -47,6 +47,13 @@ type Input struct {
 	Window Window
 	// Now stamps condition transitions and is compared with the window.
 	Now time.Time
+	// ClusterSubnetID is the subnet nodes join unless the class names one; NodeResourceGroup is the
+	// cluster's node resource group (an AKS-managed VNET lives there). Both feed SubnetsReady.
+	ClusterSubnetID, NodeResourceGroup string
+	// DiskEncryptionSetID is the disk encryption set of the nodes' OS disks ("" for none).
+	// Without one ValidationSucceeded is True, as upstream's; with one it is not written, since
+	// napkit does not read the set (upstream checks its Reader role on it).
+	DiskEncryptionSetID string
 	// Network is the cluster's network; with LocalDNSClusterChecked, ConflictingNetworkPolicies and
 	// NodeLocalDNSDaemonSet it resolves status.localDNSState (imagefamily.ResolveLocalDNSState).
 	Network                    api.ClusterNetwork
@@ -104,9 +111,24 @@ func Compute(in Input) (Output, error) {
 	status.LocalDNSState = state
 	imagesOK, reason, msg := in.images(&status, upgraded, &out.Notes)
 	set(ConditionImagesReady, imagesOK, reason, msg)
+	subnetOK, subnetMsg, subnetChecked := in.subnets()
+	if subnetChecked {
+		set(ConditionSubnetsReady, subnetOK, ReasonSubnetIDInvalid, subnetMsg)
+	} else {
+		meta.RemoveStatusCondition(&status.Conditions, ConditionSubnetsReady)
+	}
+	if in.DiskEncryptionSetID == "" {
+		set(ConditionValidationSucceeded, true, "", "")
+	} else {
+		meta.RemoveStatusCondition(&status.Conditions, ConditionValidationSucceeded)
+	}
+	// The local DNS state resolves from the spec and the cluster facts given; nothing can fail.
+	set(ConditionLocalDNSReady, true, "", "")
 	switch {
 	case !imagesOK:
 		set(ConditionReady, false, ReasonNotReady, ConditionImagesReady+" is False: "+msg)
+	case !subnetOK:
+		set(ConditionReady, false, ReasonNotReady, ConditionSubnetsReady+" is False: "+subnetMsg)
 	default:
 		set(ConditionReady, true, "", "")
 	}

@@ -31,5 +31,7 @@ func ExampleCompute() {
 	// 202612.01.0
 	// KubernetesVersionReady True
 	// ImagesReady True
+	// ValidationSucceeded True
+	// LocalDNSReady True
 	// Ready True
 }

@@ -71,7 +71,8 @@ func (c *Controller) updateNodeClass(ctx context.Context, class *api.AKSNodeClas
 	}
 	out, err := nodeclassstatus.Compute(nodeclassstatus.Input{Class: class, ServerVersion: version,
 		Gallery: c.cfg.Images.Gallery, SIGSubscriptionID: c.cfg.Images.SIGSubscriptionID, Available: available,
-		Window: window, Now: c.now(), Network: c.cfg.Cluster.Network})
+		Window: window, Now: c.now(), Network: c.cfg.Cluster.Network, ClusterSubnetID: c.cfg.Cluster.SubnetID,
+		NodeResourceGroup: c.cfg.Cluster.NodeResourceGroup, DiskEncryptionSetID: c.cfg.DiskEncryptionSetID})
 	if err != nil {
 		return err
 	}
@@ -103,10 +104,11 @@ func (c *Controller) writeNodeClassStatus(ctx context.Context, name string, stat
 		// Only what this writer owns changes: other status fields (localDNSState) and conditions
 		// written elsewhere are kept as stored.
 		class.Status.KubernetesVersion, class.Status.Images = status.KubernetesVersion, status.Images
-		for _, t := range []string{nodeclassstatus.ConditionKubernetesVersionReady, nodeclassstatus.ConditionImagesReady,
-			nodeclassstatus.ConditionReady} {
+		for _, t := range nodeclassstatus.ConditionTypes {
 			if cond := meta.FindStatusCondition(status.Conditions, t); cond != nil {
 				meta.SetStatusCondition(&class.Status.Conditions, *cond)
+			} else {
+				meta.RemoveStatusCondition(&class.Status.Conditions, t)
 			}
 		}
 		class.APIVersion, class.Kind = api.AzureVersion, api.KindAKSNodeClass

@@ -75,7 +75,10 @@ func TestStatusWriterOnSimulatedAzure(t *testing.T) {
 	require.Len(t, class.Status.Images, 3)
 	assert.Equal(t, "/CommunityGalleries/AKSUbuntu-38d80f77-467a-481f-a8d4-09b6d4220bd2/images/2204gen2containerd/versions/202611.01.0",
 		class.Status.Images[0].ID)
-	assert.True(t, meta.IsStatusConditionTrue(class.Status.Conditions, "Ready"))
+	for _, c := range []string{"KubernetesVersionReady", "ImagesReady", "ValidationSucceeded", "LocalDNSReady", "Ready"} {
+		assert.True(t, meta.IsStatusConditionTrue(class.Status.Conditions, c), c)
+	}
+	assert.Nil(t, meta.FindStatusCondition(class.Status.Conditions, "SubnetsReady"), "no subnet configured, none checked")
 	assert.Equal(t, consolidation.NodeClassHashVersion, class.Annotations[api.AnnotationAKSNodeClassHashVersion])
 	assert.Equal(t, consolidation.NodeClassHash(class), class.Annotations[api.AnnotationAKSNodeClassHash])
 	e.syncClass(t)
