@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -159,4 +160,57 @@ func TestRepairPass(t *testing.T) {
 	require.NotEmpty(t, events.Items)
 	assert.Equal(t, "NodeRepairBlocked", events.Items[0].Reason)
 	assert.Contains(t, events.Items[0].Message, "2 of the cluster's 5 nodes are unhealthy, more than 20%")
+}
+
+// The maintenance window gates image updates in the controller as upstream's images.go does: with
+// AKS's ConfigMap in the system namespace naming a node-OS window that is not open, a newer image
+// is held (the recorded version stays); once the window opens it is taken; a ConfigMap with half a
+// window is an error that leaves the status as it was.
+func TestStatusWriterHoldsImagesOutsideMaintenanceWindow(t *testing.T) {
+	e, sim := upkeepEnv(t)
+	e.c.cfg.Upkeep.SystemNamespace = "kube-system"
+	ctx := context.Background()
+	defs := []string{"2204gen2containerd", "2204containerd", "2204gen2arm64containerd"}
+	publish := func(version string) {
+		for _, def := range defs {
+			sim.PublishImageVersion(def, azuresim.ImageVersion{Version: version, PublishedAt: testNow.Add(-time.Hour)})
+		}
+	}
+	window := func(start, end time.Time) map[string]string {
+		return map[string]string{"aksManagedNodeOSUpgradeSchedule-start": start.Format(time.RFC3339),
+			"aksManagedNodeOSUpgradeSchedule-end": end.Format(time.RFC3339)}
+	}
+	versions := func() []string {
+		var out []string
+		for _, img := range e.storedClass(t).Status.Images {
+			out = append(out, img.ID[strings.LastIndex(img.ID, "/")+1:])
+		}
+		return out
+	}
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "upcoming-maintenance-window", Namespace: "kube-system"},
+		Data: window(testNow.Add(time.Hour), testNow.Add(5*time.Hour))}
+	_, err := e.kube.CoreV1().ConfigMaps("kube-system").Create(ctx, cm, metav1.CreateOptions{})
+	require.NoError(t, err)
+
+	publish("202611.01.0")
+	e.c.updateNodeClasses(ctx)
+	assert.Equal(t, []string{"202611.01.0", "202611.01.0", "202611.01.0"}, versions(), "a new class takes the newest images whatever the window")
+	e.syncClass(t)
+
+	publish("202612.01.0")
+	e.c.updateNodeClasses(ctx)
+	assert.Equal(t, []string{"202611.01.0", "202611.01.0", "202611.01.0"}, versions(), "held while the window is closed")
+	e.syncClass(t)
+
+	cm.Data = map[string]string{"aksManagedNodeOSUpgradeSchedule-start": testNow.Format(time.RFC3339)}
+	_, err = e.kube.CoreV1().ConfigMaps("kube-system").Update(ctx, cm, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	e.c.updateNodeClasses(ctx)
+	assert.Equal(t, []string{"202611.01.0", "202611.01.0", "202611.01.0"}, versions(), "half a window: nothing changes")
+
+	cm.Data = window(testNow.Add(-time.Minute), testNow.Add(time.Hour))
+	_, err = e.kube.CoreV1().ConfigMaps("kube-system").Update(ctx, cm, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	e.c.updateNodeClasses(ctx)
+	assert.Equal(t, []string{"202612.01.0", "202612.01.0", "202612.01.0"}, versions(), "taken once the window is open")
 }
