@@ -5,10 +5,12 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	utilversion "k8s.io/apimachinery/pkg/util/version"
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/imagefamily"
 	"github.com/napkit/napkit/imagefamily/bootstrap"
+	"github.com/napkit/napkit/kubeversion"
 	"github.com/napkit/napkit/nodeclassstatus"
 )
 
@@ -28,6 +30,9 @@ func (c *Controller) bootSettings(class *api.AKSNodeClass) (bootstrap.Cluster, i
 			why = ready.Message
 		}
 		return cluster, images, fmt.Errorf("AKSNodeClass %s is not ready: %s", class.Name, why)
+	}
+	if err := notNewerThanControlPlane(class, c.versions.controlPlane()); err != nil {
+		return cluster, images, err
 	}
 	cluster.KubernetesVersion = class.Status.KubernetesVersion
 	images.Version, images.Available = "", nil
@@ -49,4 +54,24 @@ func imageDefinitionVersion(id string) (string, string, bool) {
 		return "", "", false
 	}
 	return parts[n-3], parts[n-1], parts[n-3] != "" && parts[n-1] != ""
+}
+
+// notNewerThanControlPlane refuses a boot version newer than the API server last read. The status
+// never goes down (upstream keeps the recorded version when the API server answers an older one,
+// as mixed API servers do during an upgrade), so without this a node launched then would run a
+// kubelet newer than its control plane, which the version skew policy forbids; it launches once
+// the API server reports the recorded version again.
+func notNewerThanControlPlane(class *api.AKSNodeClass, controlPlane string) error {
+	if controlPlane == "" {
+		return nil // not read yet: the status it wrote is what the API server said
+	}
+	boot, err := utilversion.ParseGeneric(class.Status.KubernetesVersion)
+	if err != nil {
+		return fmt.Errorf("AKSNodeClass %s: status.kubernetesVersion %q: %w", class.Name, class.Status.KubernetesVersion, kubeversion.ErrInvalid)
+	}
+	if cp, err := utilversion.ParseGeneric(controlPlane); err == nil && boot.GreaterThan(cp) {
+		return fmt.Errorf("AKSNodeClass %s: status.kubernetesVersion %s is newer than the control plane's %s: %w",
+			class.Name, class.Status.KubernetesVersion, controlPlane, kubeversion.ErrNewerThanControlPlane)
+	}
+	return nil
 }

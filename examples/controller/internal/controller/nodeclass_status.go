@@ -193,7 +193,16 @@ func (c *Controller) nodeClassEvent(ctx context.Context, name, kind, reason, msg
 type versionCache struct {
 	mu      sync.Mutex
 	version string
-	at      time.Time
+	// server is the API server's own version, as last read.
+	server string
+	at     time.Time
+}
+
+// controlPlane is the API server's version as last read ("" before the first read).
+func (v *versionCache) controlPlane() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.server
 }
 
 func (v *versionCache) get(ctx context.Context, c *Controller) (string, error) {
@@ -214,6 +223,6 @@ func (v *versionCache) get(ctx context.Context, c *Controller) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	v.version, v.at = version, c.now()
+	v.version, v.server, v.at = version, server, c.now()
 	return version, nil
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/consolidation"
+	"github.com/napkit/napkit/kubeversion"
 	"github.com/napkit/napkit/launch/azuresim"
 	"github.com/napkit/napkit/launch/discovery"
 )
@@ -213,4 +214,44 @@ func TestStatusWriterHoldsImagesOutsideMaintenanceWindow(t *testing.T) {
 	require.NoError(t, err)
 	e.c.updateNodeClasses(ctx)
 	assert.Equal(t, []string{"202612.01.0", "202612.01.0", "202612.01.0"}, versions(), "taken once the window is open")
+}
+
+// A kubelet is never newer than the control plane: when the API server answers an older version
+// than the class records (which upstream keeps, as mixed API servers answer during an upgrade), no
+// node boots until the API server reports the recorded version again.
+func TestBootNeverNewerThanControlPlane(t *testing.T) {
+	e, sim := upkeepEnv(t)
+	now := testNow
+	e.c.cfg.Clock = func() time.Time { return now }
+	e.c.cfg.Upkeep.VersionTTL = time.Minute
+	served := e.kube.Discovery().(*fakediscovery.FakeDiscovery)
+	for _, def := range []string{"2204gen2containerd", "2204containerd", "2204gen2arm64containerd"} {
+		sim.PublishImageVersion(def, azuresim.ImageVersion{Version: "202611.01.0", PublishedAt: testNow.Add(-time.Hour)})
+	}
+	ctx := context.Background()
+	pass := func(server string) *api.AKSNodeClass {
+		t.Helper()
+		served.FakedServerVersion = &version.Info{GitVersion: server}
+		now = now.Add(2 * time.Minute) // past the version cache's TTL
+		e.c.updateNodeClasses(ctx)
+		e.syncClass(t)
+		return e.storedClass(t)
+	}
+
+	class := pass("v1.33.2")
+	cluster, _, err := e.c.bootSettings(class)
+	require.NoError(t, err)
+	assert.Equal(t, "1.33.2", cluster.KubernetesVersion)
+
+	class = pass("v1.32.9")
+	assert.Equal(t, "1.33.2", class.Status.KubernetesVersion, "the recorded version never goes down")
+	_, _, err = e.c.bootSettings(class)
+	require.ErrorIs(t, err, kubeversion.ErrNewerThanControlPlane)
+	assert.EqualError(t, err, "AKSNodeClass default: status.kubernetesVersion 1.33.2 is newer than the control plane's 1.32.9: "+
+		"kubelet version newer than the control plane")
+
+	class = pass("v1.33.2")
+	cluster, _, err = e.c.bootSettings(class)
+	require.NoError(t, err)
+	assert.Equal(t, "1.33.2", cluster.KubernetesVersion)
 }
