@@ -12,6 +12,7 @@ import (
 // build accumulates one Set across sources, with the names seen so far and the errors met.
 type build struct {
 	kinds map[Kind]DecodeFunc
+	keep  map[Kind]bool // kinds KeepObject reads, decoded ahead in parallel
 	set   *Set
 	seen  map[string]string // object identity → position of its first definition
 	errs  []error
@@ -23,25 +24,27 @@ func (d *Decoder) newBuild() *build {
 	if kinds == nil {
 		kinds = DefaultKinds()
 	}
-	return &build{kinds: kinds, set: &Set{}, seen: map[string]string{}}
+	return &build{kinds: kinds, keep: keepKinds(kinds), set: &Set{}, seen: map[string]string{}}
 }
 
 // source reads every document of one input. Empty documents are not counted, so "document 1" is
 // the first one with content. It returns how many documents had content.
 func (b *build) source(data []byte, source string) int {
 	index := 0
-	for _, raw := range splitDocuments(data) {
-		js, err := toJSON(raw)
-		if js == nil && err == nil {
+	for _, p := range b.prepare(splitDocuments(data), source) {
+		if p.doc == nil {
 			continue
 		}
 		index++
-		doc := &Document{Source: source, Index: index, Line: raw.line, JSON: js}
-		if err != nil {
-			b.errs = append(b.errs, doc.wrap(err))
-			continue
+		p.doc.Index = index
+		switch {
+		case p.err != nil:
+			b.errs = append(b.errs, p.doc.wrap(p.err))
+		case p.header != nil:
+			b.errs = append(b.errs, p.doc.wrap(p.header))
+		default:
+			b.decode(p.doc)
 		}
-		b.document(doc)
 	}
 	return index
 }
@@ -52,6 +55,11 @@ func (b *build) document(doc *Document) {
 		b.errs = append(b.errs, doc.wrap(err))
 		return
 	}
+	b.decode(doc)
+}
+
+// decode hands an identified document to its kind's DecodeFunc.
+func (b *build) decode(doc *Document) {
 	if doc.Kind == kindList && doc.Item == 0 {
 		b.list(doc)
 		return

@@ -205,19 +205,22 @@ func readHeader(doc *Document) error {
 }
 
 // toJSON converts one YAML document, rejecting duplicate keys; JSON documents pass through. An empty
-// or comment-only document gives nil.
-func toJSON(raw rawDoc) ([]byte, error) {
+// or comment-only document gives nil. A document the fast converter takes also gives its header.
+func toJSON(raw rawDoc) ([]byte, *fastHeader, error) {
 	if raw.json {
-		return raw.data, nil
+		return raw.data, nil, nil
+	}
+	if out, tree, ok := fastYAMLToJSON(raw.data); ok {
+		return out, headerOf(tree), nil
 	}
 	out, err := yaml.YAMLToJSONStrict(raw.data)
 	if err != nil {
-		return nil, decodeErr("%s", shiftYAMLLines(err.Error(), raw.first))
+		return nil, nil, decodeErr("%s", shiftYAMLLines(err.Error(), raw.first))
 	}
 	if string(out) == "null" {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 // unwrapList returns the items of a v1 List document.

@@ -31,6 +31,12 @@
 // ErrDecode and validation errors wrap api.ErrInvalid. All problems are reported together, and on
 // error no Set is returned. Names must be unique per kind (and namespace) across everything read.
 //
+// Speed: a source's documents are converted and decoded in parallel (GOMAXPROCS workers), and the
+// results are then taken in input order, so the Set, the notes and the errors are those of a
+// sequential run. YAML in the plain block style that generators and kubectl print goes to JSON
+// through a small converter of that subset; anything outside it (and every error) takes
+// sigs.k8s.io/yaml, which gives the same JSON for whatever the small converter takes.
+//
 // The same input always gives the same Set, whatever the order of its documents (notes aside, which
 // keep input order).
 package manifest

@@ -22,6 +22,8 @@ type Document struct {
 	Namespace string
 	// JSON is the whole document as JSON.
 	JSON []byte
+	// pre is KeepObject's typed decode when the parallel stage did it ahead.
+	pre *predecoded
 }
 
 // Position says where the document is, for messages: `seed.yaml document 3 (line 58)`.

@@ -80,18 +80,34 @@ func KeepObject(doc *Document, set *Set) error {
 		Position:  doc.Position(),
 		JSON:      doc.JSON,
 	}
-	if newValue, ok := rawKinds[doc.Kind]; ok {
-		v := newValue()
-		if err := decodeStrict(doc.JSON, v); err != nil {
-			return err
-		}
-		if err := validatePodResources(v); err != nil {
-			return err
-		}
-		obj.typed = v
+	pre := doc.pre
+	if pre == nil {
+		obj, err := decodeTyped(doc)
+		pre = &predecoded{obj: obj, err: err}
 	}
+	if pre.err != nil {
+		return pre.err
+	}
+	obj.typed = pre.obj
 	set.Objects = append(set.Objects, obj)
 	return nil
+}
+
+// decodeTyped decodes a document of rawKinds strictly into its k8s.io/api type and checks its pod
+// resources; other kinds give nil.
+func decodeTyped(doc *Document) (runtime.Object, error) {
+	newValue, ok := rawKinds[doc.Kind]
+	if !ok {
+		return nil, nil
+	}
+	v := newValue()
+	if err := decodeStrict(doc.JSON, v); err != nil {
+		return nil, err
+	}
+	if err := validatePodResources(v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // validatePodResources refuses a negative request, limit or overhead in the pod spec of a Pod or a
