@@ -1,7 +1,7 @@
 package manifest
 
 import (
-	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -32,8 +32,63 @@ func fastYAMLToJSON(data []byte) ([]byte, map[string]any, bool) {
 	if !isMap {
 		return nil, nil, false
 	}
-	out, err := json.Marshal(m)
-	return out, m, err == nil
+	return appendJSON(make([]byte, 0, len(data)), m), m, true
+}
+
+// appendJSON writes a converted tree as encoding/json.Marshal does (keys sorted, <, > and & escaped
+// as \u003c, \u003e and \u0026), without its reflection: the tree holds only maps, slices,
+// strings of printable ASCII, int64, bool and nil.
+func appendJSON(b []byte, v any) []byte {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, k)
+			b = append(b, ':')
+			b = appendJSON(b, v[k])
+		}
+		return append(b, '}')
+	case []any:
+		b = append(b, '[')
+		for i, item := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSON(b, item)
+		}
+		return append(b, ']')
+	case string:
+		return appendJSONString(b, v)
+	case int64:
+		return strconv.AppendInt(b, v, 10)
+	case bool:
+		return strconv.AppendBool(b, v)
+	}
+	return append(b, "null"...)
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := range len(s) {
+		switch c := s[i]; c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '<', '>', '&':
+			b = append(b, `\u00`...)
+			b = append(b, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xf])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
 }
 
 // contentLine is a line with content: its indentation and its text without it, trailing spaces cut.

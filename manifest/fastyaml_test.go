@@ -20,6 +20,7 @@ func TestFastYAML(t *testing.T) {
 		{"pod", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: nginx:1.25\n    resources:\n      requests: {cpu: 100m}\n", false},
 		{"block pod", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p # the name\n  labels:\n    app.kubernetes.io/name: 'it''s'\nspec:\n  containers:\n    - name: c\n      args: []\n      ports:\n        - containerPort: 8080\n      resources:\n        requests:\n          cpu: 1500m\n          memory: 1.5Gi\n        limits: {}\n", true},
 		{"indentless and nested sequences", "a:\n- - x\n  - -1\n-\n- b: \"q\"\n  c: true\n", true},
+		{"characters JSON escapes", "a: 'x\"y\\z<>&'\nb: a<b&c\n\"k<\": 1\n", true},
 		{"yaml 1.1 words", "a: yes\nb: off\nc: ~\nd: null\ne:\n", true},
 		{"float", "a: 1.5\n", false},
 		{"octal", "a: 010\n", false},
@@ -81,6 +82,7 @@ func FuzzFastYAML(f *testing.F) {
 	}
 	f.Add([]byte(pool))
 	f.Add([]byte(deployment))
+	f.Add([]byte("a: 'x\"y\\z<>&'\nb: a<b&c\n"))
 	f.Add([]byte("a:\n- - x\n  - -1\n-\n- b: \"q\"\n  c: true\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, _, ok := fastYAMLToJSON(data)

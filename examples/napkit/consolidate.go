@@ -81,6 +81,7 @@ func runConsolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	c.cat.preload()
 	set, err := c.files.read(stdin, stderr)
 	if err != nil {
 		return err

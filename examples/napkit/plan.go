@@ -36,6 +36,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := snap.validate(); err != nil {
 		return err
 	}
+	cat.preload()
 	set, err := files.read(stdin, stderr)
 	if err != nil {
 		return err
