@@ -3,6 +3,7 @@ package instancetype
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -322,13 +323,20 @@ func (b *builder) notes(types []*InstanceType) []string {
 		notes = append(notes, n)
 	}
 	var unknown, unpriced int
+	unverified := map[string]int{} // tier → instance types
 	for _, it := range types {
+		if d := it.EphemeralOSDisk; d.PriceUnverified {
+			unverified[d.StorageAccountType+" "+d.Tier]++
+		}
 		if !it.EphemeralOSDisk.CapabilitiesKnown {
 			unknown++
 		}
 		if !it.EphemeralOSDisk.PriceKnown {
 			unpriced++
 		}
+	}
+	if len(unverified) > 0 {
+		notes = append(notes, unverifiedNote(unverified, len(types), b.opts.Prices.DiskRegion()))
 	}
 	if unknown > 0 {
 		notes = append(notes, fmt.Sprintf("%d of %d instance types have no disk capabilities in their SKU records "+
@@ -340,4 +348,18 @@ func (b *builder) notes(types []*InstanceType) []string {
 			"in the region's disk prices: their disk is priced at 0", unpriced, len(types), b.capacity.osDiskSizeGB))
 	}
 	return notes
+}
+
+// unverifiedNote names the disk tiers priced from figures not checked against a source, and how
+// many instance types use each.
+func unverifiedNote(byTier map[string]int, total int, region string) string {
+	parts := make([]string, 0, len(byTier))
+	n := 0
+	for _, tier := range slices.Sorted(maps.Keys(byTier)) {
+		parts = append(parts, fmt.Sprintf("%s (%d)", tier, byTier[tier]))
+		n += byTier[tier]
+	}
+	return fmt.Sprintf("%d of %d instance types have a managed OS disk priced from %s disk prices not verified "+
+		"against a source (priceUnverified; the embedded table's verified column): %s; --prices live fetches real ones",
+		n, total, region, strings.Join(parts, ", "))
 }

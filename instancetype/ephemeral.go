@@ -40,6 +40,9 @@ type EphemeralDisk struct {
 	// PriceKnown is false for a managed disk the region's disk prices do not cover: it is then priced
 	// at 0 and the catalogue says so (Catalogue.Notes).
 	PriceKnown bool `json:"priceKnown"`
+	// PriceUnverified marks a managed-disk price its table says was not checked against a source
+	// (pricing.DiskPrice.Unverified); the catalogue says so in Notes.
+	PriceUnverified bool `json:"priceUnverified,omitempty"`
 	// CapabilitiesKnown mirrors SKU.DiskCapabilitiesKnown: when false, the disk is managed because the
 	// SKU record said nothing about local disks, not because none is large enough.
 	CapabilitiesKnown bool `json:"capabilitiesKnown"`
@@ -103,7 +106,7 @@ func (d EphemeralDisk) priced(prices pricing.RegionPrices) EphemeralDisk {
 		return d
 	}
 	if p, ok := prices.ManagedDisk(d.StorageAccountType, d.SizeGB); ok {
-		d.Tier, d.PricePerHour, d.PriceKnown = p.Tier, roundPrice(p.PerHour), true
+		d.Tier, d.PricePerHour, d.PriceKnown, d.PriceUnverified = p.Tier, roundPrice(p.PerHour), true, p.Unverified
 	}
 	return d
 }

@@ -29,6 +29,9 @@ type DiskTier struct {
 	SizeGiB int64
 	// PerMonth is the retail price in USD per disk-month.
 	PerMonth float64
+	// Unverified marks a figure its table says was not checked against a source (disk-prices.csv's
+	// verified column "no"); prices fetched from the Retail Prices API are verified.
+	Unverified bool
 }
 
 // DiskTables holds, per storage account type, its tiers sorted by size. Tables are never changed
@@ -46,6 +49,8 @@ type DiskPrice struct {
 	// Region is the region whose prices were used; it differs from the one asked for after a
 	// fallback (see RegionPrices.DiskNote).
 	Region string `json:"region"`
+	// Unverified is DiskTier.Unverified of the tier used: say so rather than present it as real.
+	Unverified bool `json:"unverified,omitempty"`
 }
 
 // ManagedDisk returns the price of a managed disk of sizeGB (Azure's diskSizeGB, which is GiB) of
@@ -59,7 +64,7 @@ func (r RegionPrices) ManagedDisk(storageType string, sizeGB int64) (DiskPrice, 
 	}
 	t := tiers[i]
 	return DiskPrice{StorageAccountType: storageType, Tier: t.Name, TierSizeGiB: t.SizeGiB, PerMonth: t.PerMonth,
-		PerHour: t.PerMonth / HoursPerMonth, Region: r.diskRegion}, true
+		PerHour: t.PerMonth / HoursPerMonth, Region: r.diskRegion, Unverified: t.Unverified}, true
 }
 
 // DiskRegion returns the region whose disk prices these are: the region itself, FallbackRegion when
@@ -108,7 +113,8 @@ func newDiskBuilder() *diskBuilder {
 	return &diskBuilder{tables: DiskTables{}, seen: map[string]bool{}}
 }
 
-func (b *diskBuilder) add(storageType, tier string, sizeGiB int64, perMonth float64) error {
+func (b *diskBuilder) add(storageType string, t DiskTier) error {
+	tier, sizeGiB, perMonth := t.Name, t.SizeGiB, t.PerMonth
 	wantSize, wantType, ok := TierSize(tier)
 	switch {
 	case !ok:
@@ -123,7 +129,7 @@ func (b *diskBuilder) add(storageType, tier string, sizeGiB int64, perMonth floa
 		return fmt.Errorf("tier %s of %s given twice", tier, storageType)
 	}
 	b.seen[storageType+"/"+tier] = true
-	b.tables[storageType] = append(b.tables[storageType], DiskTier{Name: tier, SizeGiB: sizeGiB, PerMonth: perMonth})
+	b.tables[storageType] = append(b.tables[storageType], t)
 	return nil
 }
 

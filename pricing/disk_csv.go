@@ -10,15 +10,18 @@ import (
 	"strings"
 )
 
-// diskColumns are the columns ParseDiskCSV needs, found by name; others (such as verified) are kept
-// for people and ignored here.
+// diskColumns are the columns ParseDiskCSV needs, found by name; others are ignored. The optional
+// verified column (yes or no) marks a figure not checked against a source (DiskTier.Unverified).
 var diskColumns = []string{"region", "storage_account_type", "tier", "size_gib", "usd_per_month"}
+
+const verifiedColumn = "verified"
 
 // ParseDiskCSV reads a managed-disk price table with the header
 // region,storage_account_type,tier,size_gib,usd_per_month[,...] (the layout of azuredata's
 // disk-prices.csv) into tables by region. Errors are *ParseError values naming the line and column;
 // a tier whose size or storage type contradicts Azure's tier names, a repeated tier and an invalid
-// price are errors.
+// price are errors. An optional verified column (yes, or no for a figure not checked against a
+// source) sets DiskTier.Unverified; without it every row counts as verified.
 func ParseDiskCSV(r io.Reader) (map[string]DiskTables, error) {
 	cr := csv.NewReader(r)
 	header, err := cr.Read()
@@ -43,7 +46,7 @@ func ParseDiskCSV(r io.Reader) (map[string]DiskTables, error) {
 		if err != nil {
 			return nil, readError(err)
 		}
-		if err := addDiskRow(builders, cr, rec, cols); err != nil {
+		if err := addDiskRow(builders, cr, rec, cols, slices.Index(header, verifiedColumn)); err != nil {
 			return nil, err
 		}
 	}
@@ -54,7 +57,7 @@ func ParseDiskCSV(r io.Reader) (map[string]DiskTables, error) {
 	return out, nil
 }
 
-func addDiskRow(builders map[string]*diskBuilder, cr *csv.Reader, rec []string, cols []int) error {
+func addDiskRow(builders map[string]*diskBuilder, cr *csv.Reader, rec []string, cols []int, verifiedCol int) error {
 	field := func(i int) string { return strings.TrimSpace(rec[cols[i]]) }
 	fail := func(i int, err error) error {
 		line, _ := cr.FieldPos(cols[i])
@@ -72,13 +75,32 @@ func addDiskRow(builders map[string]*diskBuilder, cr *csv.Reader, rec []string, 
 	if err != nil {
 		return fail(4, err)
 	}
+	unverified, err := unverifiedField(rec, verifiedCol)
+	if err != nil {
+		line, _ := cr.FieldPos(verifiedCol)
+		return &ParseError{Line: line, Column: verifiedColumn, Value: shorten(rec[verifiedCol]), Err: err}
+	}
 	b := builders[region]
 	if b == nil {
 		b = newDiskBuilder()
 		builders[region] = b
 	}
-	if err := b.add(field(1), field(2), size, price); err != nil {
+	if err := b.add(field(1), DiskTier{Name: field(2), SizeGiB: size, PerMonth: price, Unverified: unverified}); err != nil {
 		return fail(2, fmt.Errorf("region %s: %w", region, err))
 	}
 	return nil
+}
+
+// unverifiedField reads the verified column of a row: yes or no; absent means verified.
+func unverifiedField(rec []string, col int) (bool, error) {
+	if col < 0 {
+		return false, nil
+	}
+	switch strings.TrimSpace(rec[col]) {
+	case "yes":
+		return false, nil
+	case "no":
+		return true, nil
+	}
+	return false, errors.New(`want "yes" or "no"`)
 }

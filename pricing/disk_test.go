@@ -82,6 +82,7 @@ func TestParseDiskCSVRejects(t *testing.T) {
 		{"size not a number", "eastus,Premium_LRS,P10,big,19.71,yes\n", `column size_gib, value "big"`},
 		{"bad region", "east us,Premium_LRS,P10,128,19.71,yes\n", "invalid region name"},
 		{"repeated tier", "eastus,Premium_LRS,P10,128,19.71,yes\neastus,Premium_LRS,P10,128,20,yes\n", "line 3"},
+		{"verified neither yes nor no", "eastus,Premium_LRS,P10,128,19.71,maybe\n", `column verified, value "maybe": want "yes" or "no"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -159,4 +160,41 @@ func FuzzParseDiskCSV(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDiskPricesVerified: the verified column reaches every price taken from the row, so that output
+// can say which figures were not checked; a table without the column (a user's, the live API's) is
+// verified. The embedded table marks westus2 unverified (copied from eastus) and eastus P10 verified.
+func TestDiskPricesVerified(t *testing.T) {
+	tests := []struct {
+		name, body     string
+		wantUnverified bool
+	}{
+		{"yes", diskHeader + "eastus,Premium_LRS,P10,128,19.71,yes\n", false},
+		{"no", diskHeader + "eastus,Premium_LRS,P10,128,19.71,no\n", true},
+		{"no column", "region,storage_account_type,tier,size_gib,usd_per_month\neastus,Premium_LRS,P10,128,19.71\n", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tables, err := ParseDiskCSV(strings.NewReader(tc.body))
+			require.NoError(t, err)
+			assert.Equal(t, tc.wantUnverified, tables["eastus"][StoragePremiumLRS][0].Unverified)
+			empty, err := NewSnapshot(nil)
+			require.NoError(t, err)
+			snap, err := empty.WithDiskPrices(tables)
+			require.NoError(t, err)
+			region, _ := snap.Region("eastus")
+			p, ok := region.ManagedDisk(StoragePremiumLRS, 128)
+			require.True(t, ok)
+			assert.Equal(t, tc.wantUnverified, p.Unverified)
+		})
+	}
+	snap, err := DefaultSnapshot()
+	require.NoError(t, err)
+	for region, want := range map[string]bool{"eastus": false, "westus2": true} {
+		prices, _ := snap.Region(region)
+		p, ok := prices.ManagedDisk(StoragePremiumLRS, 128)
+		require.True(t, ok)
+		assert.Equal(t, want, p.Unverified, "%s P10", region)
+	}
 }

@@ -99,7 +99,7 @@ func (c *diskCollector) tables() DiskTables {
 	for storageType, tiers := range c.perMonth {
 		for tier, price := range tiers {
 			size, _, _ := TierSize(tier)
-			_ = b.add(storageType, tier, size, price) // every entry was checked in add
+			_ = b.add(storageType, DiskTier{Name: tier, SizeGiB: size, PerMonth: price}) // every entry was checked in add
 		}
 	}
 	return b.done()

@@ -79,7 +79,7 @@ func (s *Snapshot) WithDiskPrices(tables map[string]DiskTables) (*Snapshot, erro
 		b := newDiskBuilder()
 		for storageType, tiers := range byType {
 			for _, t := range tiers {
-				if err := b.add(storageType, t.Name, t.SizeGiB, t.PerMonth); err != nil {
+				if err := b.add(storageType, t); err != nil {
 					return nil, fmt.Errorf("pricing: region %s disk prices: %w", name, err)
 				}
 			}

@@ -41,6 +41,7 @@ type osDiskView struct {
 	Tier               string  `json:"tier,omitempty"`
 	PricePerHour       float64 `json:"pricePerHour"`
 	PriceKnown         bool    `json:"priceKnown"`
+	PriceUnverified    bool    `json:"priceUnverified,omitempty"`
 	CapabilitiesKnown  bool    `json:"capabilitiesKnown"`
 }
 
@@ -109,7 +110,7 @@ func newInstanceTypeView(it *instancetype.InstanceType, spotKnown func(sku strin
 		Allocatable: quantities(it.Allocatable()),
 		OSDisk: osDiskView{SizeGB: disk.SizeGB, Ephemeral: disk.Ephemeral(), Placement: disk.Placement,
 			StorageAccountType: disk.StorageAccountType, Tier: disk.Tier, PricePerHour: disk.PricePerHour,
-			PriceKnown: disk.PriceKnown, CapabilitiesKnown: disk.CapabilitiesKnown},
+			PriceKnown: disk.PriceKnown, PriceUnverified: disk.PriceUnverified, CapabilitiesKnown: disk.CapabilitiesKnown},
 		Offerings: offerings,
 	}
 }
@@ -157,14 +158,16 @@ func writeInstanceTypesTable(w io.Writer, view instanceTypesView) error {
 	return err
 }
 
-// osDiskColumn is "ephemeral", or the managed disk's tier and hourly price; "?" marks a size whose
-// disk capabilities are unknown.
+// osDiskColumn is "ephemeral", or the managed disk's tier and hourly price ("unverified" when the
+// figure was not checked against a source); "?" marks a size whose disk capabilities are unknown.
 func osDiskColumn(d osDiskView) string {
 	s := "ephemeral"
 	if !d.Ephemeral {
 		s = fmt.Sprintf("%s %.4f", d.Tier, d.PricePerHour)
 		if !d.PriceKnown {
 			s = d.StorageAccountType + " unpriced"
+		} else if d.PriceUnverified {
+			s += " unverified"
 		}
 	}
 	if !d.CapabilitiesKnown {

@@ -26,9 +26,13 @@
 //     internal/providers/terraform/azure/testdata/managed_disk_test/managed_disk_test.golden), eastus
 //     P10 19.71 (same repository, kubernetes_cluster_test.golden: 3 × P10 = 59.13), eastus E10 9.60
 //     (a public report quoting the Retail Prices API on 2026-10-07, and the infracost/Azure test
-//     fixtures that use the same meter). The other eastus rows are Azure's published list prices as
-//     recalled (Standard SSD is linear in size: 0.075 USD per GiB-month from E4 up, which the two
-//     verified E rows satisfy), not checked against a source. westus2 is NOT verified: it repeats
-//     eastus, which matches Azure's US list prices as far as known. pricing.Client refreshes the
-//     table live from the API (Provider.Refresh), which replaces these figures.
+//     fixtures that use the same meter). Those 4 rows are the only ones with verified=yes. The other
+//     10 eastus rows are figures written down from memory of Azure's list prices (Standard SSD linear
+//     in size, 0.075 USD per GiB-month, which the two verified E rows satisfy), checked against no
+//     source. All 14 westus2 rows are NOT verified: they copy eastus. ../shared/data/azure (the
+//     session's data folder) has no disk prices to check them with: its prices.csv holds VM meters
+//     only (serviceName Virtual Machines). pricing.ParseDiskCSV carries the column into
+//     DiskPrice.Unverified, so `napkit instance-types` marks such prices (priceUnverified, "unverified"
+//     in the table, a note) instead of presenting them as real. pricing.Client refreshes the table
+//     live from the API (Provider.Refresh), which replaces these figures.
 package azuredata
