@@ -2,7 +2,9 @@ package manifest
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -15,6 +17,25 @@ func BenchmarkDecodeSeed(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Decode(bytes.NewReader(seed), seedFile); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodePods reads 10,000 Pod documents in the block style generators and kubectl print,
+// the bulk of a large `napkit plan` input.
+func BenchmarkDecodePods(b *testing.B) {
+	var sb strings.Builder
+	for i := range 10000 {
+		fmt.Fprintf(&sb, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p-%d\n  namespace: default\nspec:\n"+
+			"  containers:\n  - name: c\n    image: nginx\n    resources:\n      requests:\n        cpu: %dm\n        memory: %dMi\n",
+			i, 100+i%5*250, 128<<(i%4))
+	}
+	data := []byte(sb.String())
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(bytes.NewReader(data), "pods.yaml"); err != nil {
 			b.Fatal(err)
 		}
 	}
