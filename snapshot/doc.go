@@ -30,7 +30,8 @@
 //     or Memory.Disrupting.
 //   - Pending pods: unbound, not terminal, not being deleted, not nominated to a node, not a
 //     DaemonSet's or mirror pod; with Options.WaitForScheduler (a live cluster) only once
-//     kube-scheduler has marked them Unschedulable.
+//     kube-scheduler has marked them Unschedulable; with Options.Live (a live cluster that does
+//     not wait) also when not yet marked, but not while held at a scheduling gate.
 //   - In flight: NodeClaims that are not being deleted, did not fail to launch (Launched False) and
 //     whose Node has not registered, with a NodePool of the snapshot and an instance type of its
 //     catalogue (the instance-type label, else the first of its requirement).

@@ -145,6 +145,10 @@ func TestPending(t *testing.T) {
 	nominated.Status.NominatedNodeName = "n"
 	gated := unschedulable(pod("p", ""))
 	gated.Status.Conditions[0].Reason = "SchedulingGated"
+	gatedSpec := pod("p", "")
+	gatedSpec.Spec.SchedulingGates = []corev1.PodSchedulingGate{{Name: "example.com/quota"}}
+	bindingFailed := pod("p", "")
+	bindingFailed.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonSchedulerError}}
 	deleting := unschedulable(pod("p", ""))
 	deleting.DeletionTimestamp = &metav1.Time{Time: t0}
 	failed := unschedulable(pod("p", ""))
@@ -157,21 +161,25 @@ func TestPending(t *testing.T) {
 		name                string
 		pod                 *corev1.Pod
 		manifest, scheduler bool // Pending without and with WaitForScheduler
+		live                bool // PendingLive
 	}{
-		{"unschedulable", unschedulable(pod("p", "")), true, true},
-		{"not seen by kube-scheduler yet", pod("p", ""), true, false},
-		{"bound", pod("p", "n"), false, false},
-		{"nominated", nominated, false, false},
-		{"gated", gated, true, false},
-		{"being deleted", deleting, false, false},
-		{"failed", failed, false, false},
-		{"DaemonSet pod", daemon, false, false},
-		{"mirror pod", mirror, false, false},
+		{"unschedulable", unschedulable(pod("p", "")), true, true, true},
+		{"not seen by kube-scheduler yet", pod("p", ""), true, false, true},
+		{"scheduler error", bindingFailed, true, false, true},
+		{"bound", pod("p", "n"), false, false, false},
+		{"nominated", nominated, false, false, false},
+		{"gated", gated, true, false, false},
+		{"gate in the spec, not seen by kube-scheduler yet", gatedSpec, true, false, false},
+		{"being deleted", deleting, false, false, false},
+		{"failed", failed, false, false, false},
+		{"DaemonSet pod", daemon, false, false, false},
+		{"mirror pod", mirror, false, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.manifest, snapshot.Pending(tc.pod, false), "manifest")
 			assert.Equal(t, tc.scheduler, snapshot.Pending(tc.pod, true), "live cluster")
+			assert.Equal(t, tc.live, snapshot.PendingLive(tc.pod), "live cluster, not waiting for kube-scheduler")
 		})
 	}
 }

@@ -16,7 +16,7 @@ func (t *taker) bindPods() {
 		switch {
 		case pod.Spec.NodeName != "":
 			t.bound[pod.Spec.NodeName] = append(t.bound[pod.Spec.NodeName], pod)
-		case Pending(pod, t.opts.WaitForScheduler):
+		case t.opts.Live && PendingLive(pod), !t.opts.Live && Pending(pod, t.opts.WaitForScheduler):
 			t.Pending = append(t.Pending, pod)
 		}
 	}
@@ -55,6 +55,23 @@ func Pending(pod *corev1.Pod, waitForScheduler bool) bool {
 		}
 	}
 	return false
+}
+
+// PendingLive is Pending in a live cluster that does not wait for kube-scheduler's verdict: every
+// unbound pod Pending counts, except one kube-scheduler holds back at a scheduling gate
+// (spec.schedulingGates, or PodScheduled=False with reason SchedulingGated): such a pod is not
+// schedulable yet whatever capacity exists, and kube-scheduler never marks it Unschedulable, which
+// is why waiting for that mark left it alone.
+func PendingLive(pod *corev1.Pod) bool {
+	if !Pending(pod, false) || len(pod.Spec.SchedulingGates) > 0 {
+		return false
+	}
+	for _, cond := range pod.Status.Conditions {
+		if cond.Type == corev1.PodScheduled {
+			return cond.Reason != corev1.PodReasonSchedulingGated
+		}
+	}
+	return true
 }
 
 // Terminal reports whether the pod has finished.
