@@ -42,6 +42,7 @@ type Flags struct {
 	LeaderElect                                                          bool
 	LeaderElectionNamespace, LeaderElectionName                          string
 	BatchIdle, BatchMax, DisruptionInterval, ValidationDelay, GCInterval time.Duration
+	WaitForScheduler                                                     bool
 	// KubeAPIQPS and KubeAPIBurst bound the controller's requests to the API server (client-go's
 	// defaults, 5 and 10, would make a thousand-node scale-up wait minutes for its own writes).
 	KubeAPIQPS   float64
@@ -87,6 +88,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.LeaderElectionNamespace, "leader-election-namespace", "kube-system", "namespace of the leader-election Lease")
 	fs.StringVar(&f.LeaderElectionName, "leader-election-name", "napkit", "name of the leader-election Lease")
 	fs.DurationVar(&f.BatchIdle, "batch-idle-duration", time.Second, "provisioning batch closes after this long without new pending pods")
+	fs.BoolVar(&f.WaitForScheduler, "wait-for-scheduler", false, "plan a pod only once kube-scheduler marked it Unschedulable (Karpenter's rule); off: every unbound, ungated pod, existing capacity first")
 	fs.DurationVar(&f.BatchMax, "batch-max-duration", 10*time.Second, "provisioning batch closes after this long at most")
 	fs.DurationVar(&f.DisruptionInterval, "disruption-interval", 10*time.Second, "how often consolidation, drift and expiration run")
 	fs.DurationVar(&f.ValidationDelay, "disruption-validation-delay", 15*time.Second, "how long a disruption command waits to be re-validated")

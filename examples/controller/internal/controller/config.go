@@ -52,6 +52,13 @@ type Config struct {
 	Clock func() time.Time
 	// BatchIdle and BatchMax bound how pending pods are batched (1 s and 10 s).
 	BatchIdle, BatchMax time.Duration
+	// WaitForScheduler plans a pod only once kube-scheduler has marked it Unschedulable
+	// (Karpenter's rule). Off (the default), every unbound pod not held at a scheduling gate is
+	// batched as it appears, and the plan puts what fits on existing nodes and in-flight
+	// NodeClaims first: a burst of pods is then planned at once instead of at the pace
+	// kube-scheduler gives verdicts, which on a busy control plane took tens of seconds for
+	// 1,000 pods (docs/benchmarks.md, "Controller at scale").
+	WaitForScheduler bool
 	// DisruptionInterval is how often consolidation, drift and expiration run (10 s).
 	DisruptionInterval time.Duration
 	// ValidationDelay is how long a disruption command waits before it is re-decided and, if still

@@ -40,7 +40,7 @@ func (c *Controller) onPod(oldObj, obj any) {
 	if !ok {
 		return
 	}
-	if snapshot.Pending(pod, true) {
+	if c.pending(pod) {
 		c.batcher.Trigger(string(pod.UID))
 	}
 	old, _ := oldObj.(*corev1.Pod)

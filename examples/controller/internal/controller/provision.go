@@ -10,7 +10,6 @@ import (
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/provisioner"
-	"github.com/napkit/napkit/snapshot"
 )
 
 // provisionLoop plans a batch of pending pods each time a batch window closes. While nothing
@@ -30,7 +29,7 @@ func (c *Controller) provisionLoop(ctx context.Context) {
 
 func (c *Controller) retriggerPending() {
 	for _, pod := range c.allPods() {
-		if snapshot.Pending(pod, true) {
+		if c.pending(pod) {
 			c.batcher.Trigger(string(pod.UID))
 		}
 	}

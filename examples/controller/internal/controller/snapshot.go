@@ -1,6 +1,8 @@
 package controller
 
 import (
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/provisioner"
 	"github.com/napkit/napkit/snapshot"
@@ -16,7 +18,7 @@ type clusterSnapshot struct {
 
 // takeSnapshot reads nodes before pods, as Karpenter does: capacity seen is then at least what
 // exists, and a pod bound in between is merely planned twice, which the next pass corrects. Pods
-// count as pending once kube-scheduler has given up on them. What does not fit (a pod on a node the
+// count as pending as c.pending says. What does not fit (a pod on a node the
 // cache has not seen yet, a claim of a deleted NodePool) is logged and left out.
 func (c *Controller) takeSnapshot() *clusterSnapshot {
 	now := c.now()
@@ -24,7 +26,8 @@ func (c *Controller) takeSnapshot() *clusterSnapshot {
 	objects.Pods = c.allPods()
 	objects.NodePools = c.poolInputs()
 	objects.PodDisruptionBudgets, objects.DaemonSets = c.pdbs(), c.daemonSets()
-	s, err := snapshot.Take(objects, snapshot.Options{Now: now, WaitForScheduler: true, Memory: c.state.memory(now)})
+	s, err := snapshot.Take(objects, snapshot.Options{Now: now, WaitForScheduler: c.cfg.WaitForScheduler,
+		Live: !c.cfg.WaitForScheduler, Memory: c.state.memory(now)})
 	if err != nil { // Take fails only under Options.Strict; an empty snapshot decides nothing
 		c.log.Error("snapshot", "error", err)
 		s = &snapshot.Snapshot{Now: now}
@@ -33,6 +36,15 @@ func (c *Controller) takeSnapshot() *clusterSnapshot {
 		c.log.Debug("left out of the snapshot", "issue", issue.Error())
 	}
 	return &clusterSnapshot{Snapshot: s, claims: objects.NodeClaims}
+}
+
+// pending reports whether pod is waiting for capacity, as the snapshot counts it: unbound and not
+// gated, or with Config.WaitForScheduler, marked Unschedulable by kube-scheduler.
+func (c *Controller) pending(pod *corev1.Pod) bool {
+	if c.cfg.WaitForScheduler {
+		return snapshot.Pending(pod, true)
+	}
+	return snapshot.PendingLive(pod)
 }
 
 // poolInputs pairs every usable NodePool with its node class's catalogue.

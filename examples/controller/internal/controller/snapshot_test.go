@@ -68,14 +68,18 @@ func TestTakeSnapshot(t *testing.T) {
 	e.addClaim(t, testClaim("a", "default", pid("a"), launched()), testClaim("c", "default", ""))
 	nominated := newPod("nominated", unschedulable())
 	nominated.Status.NominatedNodeName = "a"
+	gated := newPod("gated")
+	gated.Spec.SchedulingGates = []corev1.PodSchedulingGate{{Name: "example.com/quota"}}
 	e.addPod(t,
 		newPod("bound", boundTo("a")),
 		newPod("waiting", unschedulable()),
 		newPod("ds-waiting", unschedulable(), daemon()),
 		nominated,
 		newPod("new"), // not yet seen by kube-scheduler
+		gated,
 	)
 
+	e.c.cfg.WaitForScheduler = true
 	s := e.c.takeSnapshot()
 	assert.Equal(t, testNow, s.Now)
 	assert.Equal(t, []string{"a", "b"}, mapSlice(s.Nodes, func(n snapshot.Node) string { return n.Node.Node.Name }))
@@ -85,7 +89,10 @@ func TestTakeSnapshot(t *testing.T) {
 	assert.Equal(t, "a", a.NodeClaim.Name, "matched by provider ID")
 	assert.Equal(t, []string{"bound"}, mapSlice(a.Pods, func(p *corev1.Pod) string { return p.Name }))
 	assert.Equal(t, []string{"waiting"}, mapSlice(s.Pending, func(p *corev1.Pod) string { return p.Name }),
-		"only pods kube-scheduler gave up on are pending")
+		"waiting for kube-scheduler: only pods it gave up on are pending")
+	e.c.cfg.WaitForScheduler = false
+	assert.ElementsMatch(t, []string{"waiting", "new"}, mapSlice(e.c.takeSnapshot().Pending, func(p *corev1.Pod) string { return p.Name }),
+		"not waiting: every unbound pod but the nominated, gated and DaemonSet ones")
 	in := s.ProvisionerInput(provisioner.Options{})
 	require.Len(t, in.NodePools, 1, "the pool without its node class and the invalid pool are left out")
 	assert.Equal(t, "default", in.NodePools[0].NodePool.Name)
