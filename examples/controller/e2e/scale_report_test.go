@@ -27,6 +27,9 @@ type scaleReport struct {
 	Pods, Deployments                          int
 	BootDelaySeconds                           float64
 	PodsCreatedSeconds, ClaimsSeconds          float64
+	FirstClaimSeconds                          float64
+	VerdictLastSeconds, VerdictMedianSeconds   float64
+	VerdictMaxSeconds                          float64
 	NodesReadySeconds, RunningSeconds          float64
 	Nodes, Claims                              int
 	BindMean, BindPeak                         float64
@@ -53,6 +56,8 @@ func (r *scaleReport) log(t *testing.T) {
 		"all nodes initialized %.1f s, all pods Running %.1f s (%.1f s past the boot delay)",
 		r.Pods, r.Deployments, r.BootDelaySeconds, r.PodsCreatedSeconds, r.ClaimsSeconds, r.NodesReadySeconds,
 		r.RunningSeconds, r.RunningSeconds-r.BootDelaySeconds)
+	t.Logf("kube-scheduler's first verdict (Unschedulable or bound): last pod at %.1f s; creation to verdict median %.1f s, "+
+		"longest %.1f s; first NodeClaim at %.1f s", r.VerdictLastSeconds, r.VerdictMedianSeconds, r.VerdictMaxSeconds, r.FirstClaimSeconds)
 	t.Logf("nodes %d, NodeClaims %d; kube-scheduler bound %.1f pods/s on average, %.0f in the busiest second",
 		r.Nodes, r.Claims, r.BindMean, r.BindPeak)
 	t.Logf("controller requests during scale-up: %d writes (%.1f per node), %d reads (%.1f per node)",

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 	"time"
 
@@ -41,6 +42,7 @@ func TestScale(t *testing.T) {
 		},
 		kubelet: func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
 	})
+	keepControllerLog(t, s, p.controllerLog)
 	ctx := t.Context()
 	require.NoError(t, s.c.create(ctx, seedNodeClass(t), scalePool()))
 	ns := s.c.newNamespace(t, "scale")
@@ -52,6 +54,10 @@ func TestScale(t *testing.T) {
 	perDeployment := int32(p.pods / deploymentsPerRun)
 	scaleUp(t, s, w, ns, shapes, perDeployment, p, r)
 	r.PriceLower, r.PricePlan = lowerBound(t, w, ns)
+	if p.upOnly {
+		r.append(t, p.reportPath)
+		return
+	}
 	steadyState(t, s, w, p, r)
 	scaleDown(t, s, w, ns, shapes, perDeployment, r)
 	churn(t, s, w, ns, shapes, perDeployment, p, r)
@@ -86,6 +92,9 @@ func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape,
 	}
 	r.PodsCreatedSeconds = first(func(c counts) bool { return c.pods == p.pods })
 	r.ClaimsSeconds = first(func(c counts) bool { return c.claims == final.claims })
+	r.FirstClaimSeconds = first(func(c counts) bool { return c.claims > 0 })
+	last, median, longest := w.verdicts(began)
+	r.VerdictLastSeconds, r.VerdictMedianSeconds, r.VerdictMaxSeconds = last.Seconds(), median.Seconds(), longest.Seconds()
 	r.NodesReadySeconds = first(func(c counts) bool { return c.initialized == final.nodes })
 	r.RunningSeconds = first(func(c counts) bool { return c.running == p.pods })
 	r.Nodes, r.Claims = final.nodes, final.claims
@@ -98,6 +107,23 @@ func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape,
 		r.ReadsPerNode = float64(r.ControllerReads) / float64(final.claims)
 	}
 	r.PricePerHour = clusterPrice(t, w)
+}
+
+// keepControllerLog copies the controller's log to path when the test ends (nothing when path is
+// empty), for tracing a run's batches afterwards.
+func keepControllerLog(t *testing.T, s *stack, path string) {
+	if path == "" {
+		return
+	}
+	t.Cleanup(func() {
+		data, err := os.ReadFile(s.logPath)
+		if err == nil {
+			err = os.WriteFile(path, data, 0o644)
+		}
+		if err != nil {
+			t.Logf("NAPKIT_SCALE_CONTROLLER_LOG=%s: %v", path, err)
+		}
+	})
 }
 
 // sample is one reading of the caches and when it was taken.

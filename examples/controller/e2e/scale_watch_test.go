@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"hash/fnv"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -27,6 +28,10 @@ type watcher struct {
 	bound               []time.Time // when each binding was seen, in order
 	created             map[string]time.Time
 	pendingFor          time.Duration // the longest a pod waited from creation to Running
+	// marked is when kube-scheduler's first verdict on each pod was seen: PodScheduled=False
+	// (Unschedulable) or a binding, whichever came first; the controller plans a pod only once
+	// kube-scheduler has marked it Unschedulable.
+	marked map[string]time.Time
 }
 
 func startWatcher(t *testing.T, c *cluster) *watcher {
@@ -34,7 +39,7 @@ func startWatcher(t *testing.T, c *cluster) *watcher {
 	kf := informers.NewSharedInformerFactory(c.kube, 0)
 	w := &watcher{pods: kf.Core().V1().Pods().Informer(), nodes: kf.Core().V1().Nodes().Informer(),
 		claims:  dynamicinformer.NewDynamicSharedInformerFactory(c.dyn, 0).ForResource(controller.NodeClaimsGVR).Informer(),
-		created: map[string]time.Time{}}
+		created: map[string]time.Time{}, marked: map[string]time.Time{}}
 	_, err := w.pods.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { w.onPod(nil, obj) },
 		UpdateFunc: w.onPod,
@@ -65,6 +70,9 @@ func (w *watcher) onPod(oldObj, obj any) {
 	if old == nil {
 		w.created[string(pod.UID)] = now
 	}
+	if _, seen := w.marked[string(pod.UID)]; !seen && (pod.Spec.NodeName != "" || unschedulable(pod)) {
+		w.marked[string(pod.UID)] = now
+	}
 	if pod.Spec.NodeName != "" && (old == nil || old.Spec.NodeName == "") {
 		w.bound = append(w.bound, now)
 	}
@@ -73,6 +81,36 @@ func (w *watcher) onPod(oldObj, obj any) {
 			w.pendingFor = max(w.pendingFor, now.Sub(at))
 		}
 	}
+}
+
+func unschedulable(pod *corev1.Pod) bool {
+	for _, cond := range pod.Status.Conditions {
+		if cond.Type == corev1.PodScheduled {
+			return cond.Status == corev1.ConditionFalse && cond.Reason == corev1.PodReasonUnschedulable
+		}
+	}
+	return false
+}
+
+// verdicts is how fast kube-scheduler gave its first verdict on the pods created since from: the
+// time from `from` to the last pod's verdict, and the median and longest creation-to-verdict wait.
+func (w *watcher) verdicts(from time.Time) (last, median, longest time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var waits []time.Duration
+	for uid, at := range w.marked {
+		created, ok := w.created[uid]
+		if !ok || created.Before(from) {
+			continue
+		}
+		last = max(last, at.Sub(from))
+		waits = append(waits, at.Sub(created))
+	}
+	if len(waits) == 0 {
+		return last, 0, 0
+	}
+	slices.Sort(waits)
+	return last, waits[len(waits)/2], waits[len(waits)-1]
 }
 
 // counts is one reading of the caches.

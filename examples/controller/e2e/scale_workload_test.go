@@ -25,6 +25,10 @@ type scaleParams struct {
 	steady     time.Duration // NAPKIT_SCALE_STEADY: how long the idle steady state is sampled
 	churn      time.Duration // NAPKIT_SCALE_CHURN: how long Deployments are scaled at random
 	reportPath string        // NAPKIT_SCALE_REPORT: a file the figures are appended to as JSON lines
+	// controllerLog is NAPKIT_SCALE_CONTROLLER_LOG: a file the controller's log is copied to.
+	controllerLog string
+	// upOnly is NAPKIT_SCALE_PHASES=up: stop after the scale-up (for repeated scale-up figures).
+	upOnly bool
 }
 
 // deploymentsPerRun is the number of Deployments the pods come from.
@@ -33,7 +37,8 @@ const deploymentsPerRun = 50
 func readScaleParams(t *testing.T) scaleParams {
 	t.Helper()
 	p := scaleParams{pods: 300, bootDelay: 5 * time.Second, steady: 20 * time.Second, churn: 45 * time.Second,
-		reportPath: os.Getenv("NAPKIT_SCALE_REPORT")}
+		reportPath: os.Getenv("NAPKIT_SCALE_REPORT"), controllerLog: os.Getenv("NAPKIT_SCALE_CONTROLLER_LOG"),
+		upOnly: os.Getenv("NAPKIT_SCALE_PHASES") == "up"}
 	if v := os.Getenv("NAPKIT_SCALE_PODS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 || n%deploymentsPerRun != 0 {
