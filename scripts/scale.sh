@@ -9,7 +9,9 @@
 #
 # Each run appends its figures as a JSON line to $NAPKIT_SCALE_REPORT (default
 # /tmp/napkit-scale-<size>.jsonl). NAPKIT_SCALE_BOOT_DELAY, NAPKIT_SCALE_STEADY and
-# NAPKIT_SCALE_CHURN override the simulated boot delay and the phase lengths (Go durations).
+# NAPKIT_SCALE_CHURN override the simulated boot delay and the phase lengths (Go durations);
+# NAPKIT_SCALE_PHASES=up stops each run after the scale-up; NAPKIT_SCALE_CONTROLLER_LOG=FILE keeps
+# the controller's log of the last run.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd -P)"
 tools="${NAPKIT_KUBE_TOOLS:-$repo/../shared/tools}"
