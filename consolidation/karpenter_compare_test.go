@@ -114,13 +114,13 @@ type compareCase struct {
 // equal-weight NodePools are tried by name descending (Karpenter's order), the two-pool clusters
 // replace into the other pool first and land elsewhere: 3 of the 16 behind, by at most 4.6 %, while
 // napkit's total saving stays 1.1 % ahead of the reference's. On the full bill (VM + managed OS
-// disk), one of the 16 (80 nodes, one pool, seed 13) settles 9.7 % behind while the total is 2.3 %
-// ahead ($230.21/h against $224.998/h) and napkit is ahead on 12 of 16.
+// disk), one of the 16 (80 nodes, one pool, seed 13) settles 9.65 % behind: both end with 4 nodes,
+// napkit's saving $15.7190/h against the reference's $17.3980/h (its first pass saves $12.41/h
+// where the reference's saves $0.34/h, and the greedy paths part there); the other behind is 0.13 %
+// (120 nodes, two pools, seed 12). In total napkit saves 2.3 % more ($230.2075/h against
+// $224.9982/h) and is ahead on 12 of 16. Re-measured on 2026-12-04 at main 6deee90 (prices and plans
+// do not depend on load): 10 % is that 9.65 % with 0.35 points to spare, not a bound chosen to pass.
 const eastusSlack = 0.10
-
-// fxgenSlack: the random fixture clusters, for the same reason; after the NodePool order change one
-// of 24 settled 5.3 % behind (napkit still 0.7 % ahead in total).
-const fxgenSlack = 0.06
 
 // compareCases are the benchmark's synthetic eastus clusters at small sizes (one pool, and two
 // pools of which one spot and Balanced), the random fixture clusters of the settle test (with and
@@ -143,7 +143,7 @@ func compareCases() []compareCase {
 	for seed := range fxSeeds {
 		for _, rules := range []bool{false, true} {
 			out = append(out, compareCase{group: "fxgen", name: fmt.Sprintf("seed=%d/rules=%v", 300+seed, rules),
-				build: func(testing.TB) Input { return newFxGen(300+seed, rules).cluster() }, slack: fxgenSlack})
+				build: func(testing.TB) Input { return newFxGen(300+seed, rules).cluster() }})
 		}
 	}
 	fixtures := []struct {
