@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -125,19 +126,6 @@ func TestHeaderBatch100ConcurrentCreates(t *testing.T) {
 	goroutinesSettle(t, base)
 }
 
-// launchSpaced starts n creates gap apart, named by format and their index, and requires every
-// one to succeed.
-func launchSpaced(t *testing.T, f *fixture, cand launch.Candidate, n int, gap time.Duration, format string) {
-	t.Helper()
-	outs := make([]<-chan outcome, n)
-	for i := range n {
-		outs[i] = launchAt(t, context.Background(), f.launcher, time.Duration(i)*gap, fmt.Sprintf(format, i), cand)
-	}
-	for _, o := range outs {
-		require.NoError(t, (<-o).err)
-	}
-}
-
 // batchClock is a fake clock for the batcher that counts the timers that fired and runs their
 // callbacks on their own goroutine, as time.AfterFunc does (the fake runs them inside Step,
 // holding the lock that a callback's Stop of its sibling timer waits on).
@@ -191,25 +179,49 @@ func TestHeaderBatchIdleCloses(t *testing.T) {
 	assert.Equal(t, want, puts[0].Batch)
 }
 
-// A batch whose creates keep coming is sent BatchMax after it opened.
+// A batch whose creates keep coming is sent BatchMax after it opened; the
+// creates after it open the next batch. On a fake clock, creates 30 ms apart
+// with BatchMax 150 ms make exactly the batches 0-120, 150-270 and 300-330 ms.
 func TestHeaderBatchMaxCloses(t *testing.T) {
-	const maxWait = 150 * time.Millisecond
+	const maxWait, gap = 150 * time.Millisecond, 30 * time.Millisecond
 	f := newFixture(t, azuresim.Options{}, headerBatch(time.Minute, maxWait))
+	clk := newBatchClock()
+	azure.UseBatchClock(f.launcher, clk)
 	cand := candidate("Standard_D2s_v5", 2, offering("westus2-1", launch.CapacityTypeOnDemand, 0.1))
-	start := time.Now()
-	launchSpaced(t, f, cand, 12, 30*time.Millisecond, "max-%02d")
-	puts := batchPuts(f.sim)
-	require.GreaterOrEqual(t, len(puts), 2, "the idle timer (1 min) never fired; BatchMax closed the batches")
-	assert.Less(t, len(puts[0].Batch), 12)
-	assert.Equal(t, "max-00", puts[0].Batch[0])
-	sent := puts[0].At.Sub(start)
-	assert.GreaterOrEqual(t, sent, maxWait)
-	assert.Less(t, sent, 10*time.Second)
-	total := 0
-	for _, p := range puts {
-		total += len(p.Batch)
+	// step moves the clock; a batch its max timer sent has left the open ones before the next create.
+	step := func(d time.Duration) {
+		fired := clk.fired.Load()
+		clk.Step(d)
+		if clk.fired.Load() > fired {
+			require.Eventually(t, func() bool { return azure.BatchWaiters(f.launcher) == 0 }, 10*time.Second, time.Millisecond)
+		}
 	}
-	assert.Equal(t, 12, total)
+	var outs []<-chan outcome
+	for i := range 12 {
+		if i > 0 {
+			step(gap)
+		}
+		waiting := azure.BatchWaiters(f.launcher)
+		outs = append(outs, launchAt(t, context.Background(), f.launcher, 0, fmt.Sprintf("max-%02d", i), cand))
+		require.Eventually(t, func() bool { return azure.BatchWaiters(f.launcher) == waiting+1 },
+			10*time.Second, time.Millisecond, "create %d joins the open batch", i)
+	}
+	step(maxWait - 30*time.Millisecond) // the third batch opened at 300 ms; now 450 ms
+	for _, o := range outs {
+		require.NoError(t, (<-o).err)
+	}
+	var batches [][]string
+	for _, p := range batchPuts(f.sim) {
+		batches = append(batches, p.Batch)
+	}
+	// Each PUT goes out on the goroutine of the timer that sent it: they may arrive in any order.
+	slices.SortFunc(batches, func(a, b []string) int { return strings.Compare(a[0], b[0]) })
+	assert.Equal(t, [][]string{
+		{"max-00", "max-01", "max-02", "max-03", "max-04"},
+		{"max-05", "max-06", "max-07", "max-08", "max-09"},
+		{"max-10", "max-11"},
+	}, batches, "each batch sent BatchMax after its first create; the idle timer (1 min) never fired")
+	assert.EqualValues(t, 3, clk.fired.Load())
 	assert.Len(t, f.sim.MachineNames(), 12)
 }
 
