@@ -71,8 +71,9 @@ func (c *Controller) replace(ctx context.Context, planned []provisioner.NodeClai
 		return err
 	}
 	deadline := c.now().Add(c.cfg.ReplacementTimeout)
+	seen := map[string]bool{}
 	for {
-		ready, err := c.replacementsReady(names)
+		ready, err := c.replacementsReady(names, seen)
 		if ready || err != nil {
 			return err
 		}
@@ -85,11 +86,20 @@ func (c *Controller) replace(ctx context.Context, planned []provisioner.NodeClai
 	}
 }
 
-// replacementsReady reports whether every named claim is initialized; a claim that failed or
-// vanished fails the command.
-func (c *Controller) replacementsReady(names []string) (bool, error) {
+// replacementsReady reports whether every named claim is initialized; a claim that failed, is
+// being deleted, or vanished after seen saw it fails the command. A claim the cache has not shown
+// yet is still coming: it was created a moment ago, and the informer lags the create (under
+// load, by more than the first poll). Taking that for a failure rolled the command back while
+// its replacement launched, so the replacement came up empty, was deleted as empty, and the same
+// command was decided again: a replace-delete cycle that kept the scale suite's scale-down from
+// settling (docs/benchmarks.md).
+func (c *Controller) replacementsReady(names []string, seen map[string]bool) (bool, error) {
 	for _, name := range names {
 		nc := c.claim(name)
+		if nc == nil && !seen[name] {
+			return false, nil
+		}
+		seen[name] = true
 		switch {
 		case nc == nil, nc.DeletionTimestamp != nil, snapshot.LaunchFailed(nc):
 			return false, fmt.Errorf("replacement NodeClaim %s failed", name)
