@@ -4,13 +4,14 @@
 # Deployments, the idle steady state, a scale-down of 80 % of the pods, and churn; see
 # docs/benchmarks.md for what it reports.
 #
-#   scripts/scale.sh small        300 pods once (a few minutes)
+#   scripts/scale.sh small        200 pods once: scale-up, 10 s steady state, scale-down (CI; under 4 min)
 #   scripts/scale.sh full [runs]  1,000 pods then 10,000 pods, each `runs` times (default 3)
 #
 # Each run appends its figures as a JSON line to $NAPKIT_SCALE_REPORT (default
 # /tmp/napkit-scale-<size>.jsonl). NAPKIT_SCALE_BOOT_DELAY, NAPKIT_SCALE_STEADY and
 # NAPKIT_SCALE_CHURN override the simulated boot delay and the phase lengths (Go durations);
-# NAPKIT_SCALE_PHASES=up stops each run after the scale-up; NAPKIT_SCALE_CONTROLLER_LOG=FILE keeps
+# NAPKIT_SCALE_PHASES picks the phases after the scale-up (comma-separated steady, down, churn;
+# "up" for the scale-up alone); NAPKIT_SCALE_CONTROLLER_LOG=FILE keeps
 # the controller's log of the last run.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd -P)"
@@ -43,7 +44,8 @@ run() { # PODS RUNS TIMEOUT
 case "${1:-}" in
 small)
 	export NAPKIT_SCALE_REPORT="${NAPKIT_SCALE_REPORT:-/tmp/napkit-scale-small.jsonl}"
-	run 300 1 20m
+	export NAPKIT_SCALE_PHASES="${NAPKIT_SCALE_PHASES:-steady,down}" NAPKIT_SCALE_STEADY="${NAPKIT_SCALE_STEADY:-10s}"
+	run 200 1 10m
 	;;
 full)
 	export NAPKIT_SCALE_REPORT="${NAPKIT_SCALE_REPORT:-/tmp/napkit-scale-full.jsonl}"

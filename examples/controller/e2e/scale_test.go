@@ -54,13 +54,15 @@ func TestScale(t *testing.T) {
 	perDeployment := int32(p.pods / deploymentsPerRun)
 	scaleUp(t, s, w, ns, shapes, perDeployment, p, r)
 	r.PriceLower, r.PricePlan = lowerBound(t, w, ns)
-	if p.upOnly {
-		r.append(t, p.reportPath)
-		return
+	if p.phases["steady"] {
+		steadyState(t, s, w, p, r)
 	}
-	steadyState(t, s, w, p, r)
-	scaleDown(t, s, w, ns, shapes, perDeployment, r)
-	churn(t, s, w, ns, shapes, perDeployment, p, r)
+	if p.phases["down"] {
+		scaleDown(t, s, w, ns, shapes, perDeployment, r)
+	}
+	if p.phases["churn"] {
+		churn(t, s, w, ns, shapes, perDeployment, p, r)
+	}
 	r.append(t, p.reportPath)
 }
 

@@ -5,7 +5,9 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,8 +29,9 @@ type scaleParams struct {
 	reportPath string        // NAPKIT_SCALE_REPORT: a file the figures are appended to as JSON lines
 	// controllerLog is NAPKIT_SCALE_CONTROLLER_LOG: a file the controller's log is copied to.
 	controllerLog string
-	// upOnly is NAPKIT_SCALE_PHASES=up: stop after the scale-up (for repeated scale-up figures).
-	upOnly bool
+	// phases is NAPKIT_SCALE_PHASES, a comma-separated subset of steady, down and churn run after
+	// the scale-up, in that order ("up" alone: only the scale-up; default: all).
+	phases map[string]bool
 }
 
 // deploymentsPerRun is the number of Deployments the pods come from.
@@ -38,7 +41,16 @@ func readScaleParams(t *testing.T) scaleParams {
 	t.Helper()
 	p := scaleParams{pods: 300, bootDelay: 5 * time.Second, steady: 20 * time.Second, churn: 45 * time.Second,
 		reportPath: os.Getenv("NAPKIT_SCALE_REPORT"), controllerLog: os.Getenv("NAPKIT_SCALE_CONTROLLER_LOG"),
-		upOnly: os.Getenv("NAPKIT_SCALE_PHASES") == "up"}
+		phases: map[string]bool{"steady": true, "down": true, "churn": true}}
+	if v := os.Getenv("NAPKIT_SCALE_PHASES"); v != "" {
+		p.phases = map[string]bool{}
+		for _, name := range strings.Split(v, ",") {
+			if !slices.Contains([]string{"up", "steady", "down", "churn"}, name) {
+				t.Fatalf("NAPKIT_SCALE_PHASES=%q: %q is not a phase (up, steady, down, churn)", v, name)
+			}
+			p.phases[name] = true
+		}
+	}
 	if v := os.Getenv("NAPKIT_SCALE_PODS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 || n%deploymentsPerRun != 0 {
