@@ -1,0 +1,58 @@
+package manifest
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDecodeParallelSameAsSequential: the parallel stage must not change what Decode returns. A
+// stream mixing fast-path Pods, Pods only sigs.k8s.io/yaml reads (flow style), bad values, unknown
+// fields, YAML errors and a duplicate name gives the same Set or the same errors, in document order,
+// with one worker and with eight.
+func TestDecodeParallelSameAsSequential(t *testing.T) {
+	var good, bad strings.Builder
+	good.WriteString(pool)
+	bad.WriteString(pool)
+	for i := range 300 {
+		fmt.Fprintf(&good, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p-%d\nspec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: %dm\n", i, 100+i)
+		switch i % 50 {
+		case 7:
+			fmt.Fprintf(&bad, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p-%d\nspec:\n  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: abc\n", i)
+		case 19:
+			fmt.Fprintf(&bad, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p-%d\nspec:\n  containerz: []\n", i)
+		case 23:
+			bad.WriteString("---\napiVersion: v1\nkind: Pod\nmetadata: {name: [}\n")
+		case 31:
+			bad.WriteString("---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p-0\n")
+		default:
+			fmt.Fprintf(&bad, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p-%d}\nspec: {containers: [{name: c}]}\n", i)
+		}
+	}
+	for _, input := range []string{good.String(), bad.String()} {
+		set1, err1 := decodeWith(t, 1, input)
+		set8, err8 := decodeWith(t, 8, input)
+		assert.Equal(t, fmt.Sprint(err1), fmt.Sprint(err8))
+		if err1 != nil {
+			msg := err1.Error()
+			assert.Less(t, strings.Index(msg, "document 9 "), strings.Index(msg, "document 21 "), "errors in document order")
+			continue
+		}
+		require.Len(t, set8.Objects, 300)
+		for i := range set1.Objects {
+			assert.Equal(t, string(set1.Objects[i].JSON), string(set8.Objects[i].JSON))
+			assert.Equal(t, set1.Objects[i].Position, set8.Objects[i].Position)
+		}
+	}
+}
+
+func decodeWith(t *testing.T, procs int, input string) (*Set, error) {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	return Decode(bytes.NewReader([]byte(input)), "pods.yaml")
+}
