@@ -228,8 +228,15 @@ func (p *yamlParser) sequence(indent int) (any, bool) {
 	return items, true
 }
 
+// maxKey bounds a key's text: YAML allows an implicit key of at most 1024 characters, and the
+// longest Kubernetes label key is 317.
+const maxKey = 512
+
 // splitKey cuts "key: value" or "key:"; the key must be a plain string or a simply quoted one.
 func splitKey(text string) (key, value string, ok bool) {
+	if k, _, _ := strings.Cut(text, ": "); len(k) > maxKey {
+		return "", "", false
+	}
 	if text[0] == '"' || text[0] == '\'' {
 		k, rest, ok := quoted(text)
 		if !ok || (rest != ":" && !strings.HasPrefix(rest, ": ")) {

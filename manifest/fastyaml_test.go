@@ -23,6 +23,8 @@ func TestFastYAML(t *testing.T) {
 		{"characters JSON escapes", "a: 'x\"y\\z<>&'\nb: a<b&c\n\"k<\": 1\n", true},
 		{"yaml 1.1 words", "a: yes\nb: off\nc: ~\nd: null\ne:\n", true},
 		{"float", "a: 1.5\n", false},
+		{"key longer than YAML allows", strings.Repeat("k", 1100) + ": 1\n", false},
+		{"long key", strings.Repeat("k", 500) + ": 1\n", true},
 		{"octal", "a: 010\n", false},
 		{"key that is a word", "on: 1\n", false},
 		{"key that is a number", "1: a\n", false},
