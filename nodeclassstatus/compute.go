@@ -50,10 +50,13 @@ type Input struct {
 	// ClusterSubnetID is the subnet nodes join unless the class names one; NodeResourceGroup is the
 	// cluster's node resource group (an AKS-managed VNET lives there). Both feed SubnetsReady.
 	ClusterSubnetID, NodeResourceGroup string
-	// DiskEncryptionSetID is the disk encryption set of the nodes' OS disks ("" for none).
-	// Without one ValidationSucceeded is True, as upstream's; with one it is not written, since
-	// napkit does not read the set (upstream checks its Reader role on it).
-	DiskEncryptionSetID string
+	// DiskEncryptionSetID is the disk encryption set of the nodes' OS disks ("" for none); without
+	// one ValidationSucceeded is True, as upstream's. With one, DiskEncryptionSetChecked says it
+	// was read this pass (else the condition stays as recorded) and DiskEncryptionSetDenied, when
+	// set, why the controlling identity may not read it (ValidationSucceeded False).
+	DiskEncryptionSetID      string
+	DiskEncryptionSetChecked bool
+	DiskEncryptionSetDenied  string
 	// Network is the cluster's network; with LocalDNSClusterChecked, ConflictingNetworkPolicies and
 	// NodeLocalDNSDaemonSet it resolves status.localDNSState (imagefamily.ResolveLocalDNSState).
 	Network                    api.ClusterNetwork
@@ -117,11 +120,10 @@ func Compute(in Input) (Output, error) {
 	} else {
 		meta.RemoveStatusCondition(&status.Conditions, ConditionSubnetsReady)
 	}
-	if in.DiskEncryptionSetID == "" {
-		set(ConditionValidationSucceeded, true, "", "")
-	} else {
-		meta.RemoveStatusCondition(&status.Conditions, ConditionValidationSucceeded)
+	if in.DiskEncryptionSetID == "" || in.DiskEncryptionSetChecked {
+		set(ConditionValidationSucceeded, in.DiskEncryptionSetDenied == "", ReasonDiskEncryptionSetRBACMissing, in.DiskEncryptionSetDenied)
 	}
+	validationOK := !conditionFalse(status.Conditions, ConditionValidationSucceeded)
 	// The local DNS state resolves from the spec and the cluster facts given; nothing can fail.
 	set(ConditionLocalDNSReady, true, "", "")
 	switch {
@@ -129,6 +131,9 @@ func Compute(in Input) (Output, error) {
 		set(ConditionReady, false, ReasonNotReady, ConditionImagesReady+" is False: "+msg)
 	case !subnetOK:
 		set(ConditionReady, false, ReasonNotReady, ConditionSubnetsReady+" is False: "+subnetMsg)
+	case !validationOK:
+		set(ConditionReady, false, ReasonNotReady, ConditionValidationSucceeded+" is False: "+
+			meta.FindStatusCondition(status.Conditions, ConditionValidationSucceeded).Message)
 	default:
 		set(ConditionReady, true, "", "")
 	}
@@ -203,6 +208,10 @@ func defNames(defs []imagefamily.Definition) string {
 
 func conditionTrue(conds []metav1.Condition, t string) bool {
 	return meta.IsStatusConditionTrue(conds, t)
+}
+
+func conditionFalse(conds []metav1.Condition, t string) bool {
+	return meta.IsStatusConditionFalse(conds, t)
 }
 
 func orNone(s string) string {

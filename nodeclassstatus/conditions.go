@@ -17,8 +17,12 @@ const (
 	ConditionLocalDNSReady       = "LocalDNSReady"
 )
 
-// ReasonSubnetIDInvalid is upstream's reason for a subnet napkit will not launch into.
-const ReasonSubnetIDInvalid = "SubnetIDInvalid"
+// Upstream's reasons: a subnet napkit will not launch into; a disk encryption set the
+// controlling identity may not read.
+const (
+	ReasonSubnetIDInvalid              = "SubnetIDInvalid"
+	ReasonDiskEncryptionSetRBACMissing = "DiskEncryptionSetRBACMissing"
+)
 
 // ConditionTypes are every condition type Compute writes, Ready last.
 var ConditionTypes = []string{ConditionKubernetesVersionReady, ConditionImagesReady, ConditionSubnetsReady,

@@ -14,6 +14,7 @@ import (
 const (
 	managedSubnet = "/subscriptions/sub/resourceGroups/MC_rg_c_westus2/providers/Microsoft.Network/virtualNetworks/aks-vnet-12345678/subnets/aks-subnet"
 	byoSubnet     = "/subscriptions/sub/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/vnet/subnets/nodes"
+	des           = "/subscriptions/sub/resourceGroups/keys/providers/Microsoft.Compute/diskEncryptionSets/des"
 )
 
 // The conditions upstream's status controller sets besides images and Kubernetes version
@@ -30,6 +31,8 @@ func TestComputeConditions(t *testing.T) {
 		name                 string
 		clusterSubnet, class string
 		des                  string
+		desChecked           bool
+		desDenied            string
 		subnets, validation  want
 		ready                want
 	}{
@@ -53,8 +56,16 @@ func TestComputeConditions(t *testing.T) {
 			subnets: want{status: F, reason: "SubnetIDInvalid",
 				message: "custom subnet cannot be in the same VNet as cluster managed VNet: /subscriptions/sub/resourceGroups/MC_rg_c_westus2/providers/Microsoft.Network/virtualNetworks/aks-vnet-12345678/subnets/mine"},
 			validation: want{status: T}, ready: want{status: F, reason: "NotReady"}},
-		{name: "a disk encryption set napkit does not read", clusterSubnet: managedSubnet, des: "/subscriptions/sub/resourceGroups/rg/providers/Microsoft.Compute/diskEncryptionSets/des",
-			subnets: want{status: T, reason: "SubnetsReady"}, ready: want{status: T}},
+		{name: "a disk encryption set not read this pass: the recorded condition stays", clusterSubnet: managedSubnet, des: des,
+			subnets: want{status: T, reason: "SubnetsReady"}, validation: want{status: T}, ready: want{status: T}},
+		{name: "a readable disk encryption set", clusterSubnet: managedSubnet, des: des, desChecked: true,
+			subnets: want{status: T, reason: "SubnetsReady"}, validation: want{status: T, reason: "ValidationSucceeded"}, ready: want{status: T}},
+		{name: "a disk encryption set the identity may not read", clusterSubnet: managedSubnet, des: des, desChecked: true,
+			desDenied: "no read access to the disk encryption set " + des,
+			subnets:   want{status: T, reason: "SubnetsReady"},
+			validation: want{status: F, reason: "DiskEncryptionSetRBACMissing",
+				message: "no read access to the disk encryption set " + des},
+			ready: want{status: F, reason: "NotReady", message: "ValidationSucceeded is False: no read access to the disk encryption set " + des}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,7 +78,8 @@ func TestComputeConditions(t *testing.T) {
 				class.Spec.VNETSubnetID = &tt.class
 			}
 			out := compute(t, nodeclassstatus.Input{Class: class, ServerVersion: "1.33.2", Available: ubuntu22("202611.01.0"),
-				ClusterSubnetID: tt.clusterSubnet, NodeResourceGroup: "MC_rg_c_westus2", DiskEncryptionSetID: tt.des})
+				ClusterSubnetID: tt.clusterSubnet, NodeResourceGroup: "MC_rg_c_westus2", DiskEncryptionSetID: tt.des,
+				DiskEncryptionSetChecked: tt.desChecked, DiskEncryptionSetDenied: tt.desDenied})
 			check := func(condType string, w want) {
 				t.Helper()
 				c := meta.FindStatusCondition(out.Status.Conditions, condType)

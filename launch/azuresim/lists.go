@@ -44,6 +44,7 @@ type RetailPrice struct {
 type lists struct {
 	images map[string][]ImageVersion // by lower-case definition name
 	prices []RetailPrice
+	des    map[string]bool // disk encryption sets by key(rg, name): readable
 }
 
 // PublishImageVersion adds a version of an image definition, in every gallery the simulator

@@ -126,12 +126,15 @@ func (s *Sim) routeResource(c *call, method string, seg, lower []string) (Op, bo
 		ops = map[string]Op{"LIST": OpLBList, http.MethodGet: OpLBGet}
 	case "microsoft.network/networksecuritygroups":
 		ops = map[string]Op{"LIST": OpNSGList, http.MethodGet: OpNSGGet}
+	case "microsoft.compute/diskencryptionsets":
+		ops = map[string]Op{http.MethodGet: OpDiskEncryptionSetGet}
 	default:
 		return "", false
 	}
 	switch {
 	case len(seg) == 7 && method == http.MethodGet:
-		return ops["LIST"], true
+		op, ok := ops["LIST"]
+		return op, ok
 	case len(seg) == 8:
 		c.name = seg[7]
 		op, ok := ops[method]

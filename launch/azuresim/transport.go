@@ -145,6 +145,8 @@ func (s *Sim) dispatchMore(c call, f Fault, faulted bool) reply {
 		return s.listUsages(c)
 	case OpRetailPrices:
 		return s.retailPrices(c)
+	case OpDiskEncryptionSetGet:
+		return s.getDiskEncryptionSet(c)
 	default:
 		return s.deleteMachines(c)
 	}

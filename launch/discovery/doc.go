@@ -1,6 +1,6 @@
 // Package discovery asks Azure what napkit must otherwise guess: the published versions of the
-// node image definitions (community gallery, or AKS's shared image gallery) and the region's vCPU
-// usage and limits. Every call goes through armcompute's clients, so the azcore pipeline retries
+// node image definitions (community gallery, or AKS's shared image gallery), the region's vCPU
+// usage and limits, and whether the controlling identity may read the nodes' disk encryption set. Every call goes through armcompute's clients, so the azcore pipeline retries
 // throttling (429, honouring Retry-After) and 5xx answers; tests swap only the transport
 // (launch/azuresim serves both lists, with faults).
 //

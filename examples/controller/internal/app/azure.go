@@ -47,6 +47,13 @@ func configureAzure(f *Flags, cfg *controller.Config) error {
 		return err
 	}
 	cfg.Upkeep.ImageVersions, cfg.Upkeep.Usage = images, usage
+	if f.DiskEncryptionSetID != "" {
+		des, err := discovery.NewDiskEncryptionSet(discovery.DiskEncryptionSetOptions{ID: f.DiskEncryptionSetID, Credential: cred})
+		if err != nil {
+			return &ConfigError{Flag: "--disk-encryption-set-id", Value: f.DiskEncryptionSetID, Reason: "is not a disk encryption set's ARM ID", Err: err}
+		}
+		cfg.Upkeep.DiskEncryptionSet = des
+	}
 	cfg.Images.Version = "" // the newest discovered version, as the AKSNodeClass status records it
 	cfg.Launcher, cfg.ClusterName, cfg.Cluster, cfg.SSHPublicKey = launcher, f.ClusterName, cluster, sshKey
 	cfg.NodeIdentities, cfg.DiskEncryptionSetID = f.NodeIdentities.values(), f.DiskEncryptionSetID

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"github.com/napkit/napkit/consolidation"
 	"github.com/napkit/napkit/imagefamily"
 	"github.com/napkit/napkit/kubeversion"
+	"github.com/napkit/napkit/launch/discovery"
 	"github.com/napkit/napkit/nodeclassstatus"
 )
 
@@ -42,18 +44,42 @@ func (c *Controller) updateNodeClasses(ctx context.Context) {
 		c.log.Error("reading the maintenance window failed; AKSNodeClass images left as they are", "error", err)
 		return
 	}
+	des := c.checkDiskEncryptionSet(ctx)
 	for _, class := range c.nodeClasses() {
 		if class.DeletionTimestamp != nil {
 			continue
 		}
-		if err := c.updateNodeClass(ctx, class, version, window); err != nil && ctx.Err() == nil {
+		if err := c.updateNodeClass(ctx, class, version, window, des); err != nil && ctx.Err() == nil {
 			c.log.Error("updating AKSNodeClass status failed", "nodeClass", class.Name, "error", err)
 		}
 	}
 	c.updateTagsInPlace(ctx)
 }
 
-func (c *Controller) updateNodeClass(ctx context.Context, class *api.AKSNodeClass, version string, window nodeclassstatus.Window) error {
+// desCheck is what reading the disk encryption set said this pass.
+type desCheck struct {
+	checked bool
+	denied  string
+}
+
+// checkDiskEncryptionSet reads the configured set. Only a refused read decides against it; any
+// other failure leaves ValidationSucceeded as recorded, as upstream requeues.
+func (c *Controller) checkDiskEncryptionSet(ctx context.Context) desCheck {
+	if c.cfg.DiskEncryptionSetID == "" || c.cfg.Upkeep.DiskEncryptionSet == nil {
+		return desCheck{}
+	}
+	err := c.cfg.Upkeep.DiskEncryptionSet.Check(ctx)
+	switch {
+	case err == nil:
+		return desCheck{checked: true}
+	case errors.Is(err, discovery.ErrDiskEncryptionSetAccess):
+		return desCheck{checked: true, denied: err.Error()}
+	}
+	c.log.Error("reading the disk encryption set failed; ValidationSucceeded left as it is", "error", err)
+	return desCheck{}
+}
+
+func (c *Controller) updateNodeClass(ctx context.Context, class *api.AKSNodeClass, version string, window nodeclassstatus.Window, des desCheck) error {
 	if err := c.stampNodeClassHash(ctx, class); err != nil {
 		return err
 	}
@@ -72,7 +98,8 @@ func (c *Controller) updateNodeClass(ctx context.Context, class *api.AKSNodeClas
 	out, err := nodeclassstatus.Compute(nodeclassstatus.Input{Class: class, ServerVersion: version,
 		Gallery: c.cfg.Images.Gallery, SIGSubscriptionID: c.cfg.Images.SIGSubscriptionID, Available: available,
 		Window: window, Now: c.now(), Network: c.cfg.Cluster.Network, ClusterSubnetID: c.cfg.Cluster.SubnetID,
-		NodeResourceGroup: c.cfg.Cluster.NodeResourceGroup, DiskEncryptionSetID: c.cfg.DiskEncryptionSetID})
+		NodeResourceGroup: c.cfg.Cluster.NodeResourceGroup, DiskEncryptionSetID: c.cfg.DiskEncryptionSetID,
+		DiskEncryptionSetChecked: des.checked, DiskEncryptionSetDenied: des.denied})
 	if err != nil {
 		return err
 	}

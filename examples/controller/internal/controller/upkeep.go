@@ -31,6 +31,10 @@ type Upkeep struct {
 	// repair policies (nil: repair.AzurePolicies; empty: repair off).
 	RepairInterval time.Duration
 	RepairPolicies []repair.Policy
+	// DiskEncryptionSet reads Config.DiskEncryptionSetID's set every status pass
+	// (launch/discovery.DiskEncryptionSet), for AKSNodeClass ValidationSucceeded; nil leaves that
+	// condition as recorded when a set is configured.
+	DiskEncryptionSet DiskEncryptionSetChecker
 	// Usage lists the region's vCPU usages (launch/discovery.Usage); nil turns quota off.
 	Usage UsageSource
 	// QuotaInterval is how often usages are refreshed (10 min, upstream's).
@@ -45,6 +49,12 @@ type Upkeep struct {
 type ImageVersionSource interface {
 	Versions(ctx context.Context, gallery imagefamily.GalleryKind, family imagefamily.Family,
 		defs []imagefamily.Definition) ([]imagefamily.AvailableVersion, error)
+}
+
+// DiskEncryptionSetChecker reads the disk encryption set: nil when readable, an error wrapping
+// discovery.ErrDiskEncryptionSetAccess when the controlling identity may not read it.
+type DiskEncryptionSetChecker interface {
+	Check(ctx context.Context) error
 }
 
 // UsageSource lists the region's vCPU usages and when they were fetched.

@@ -255,3 +255,37 @@ func TestBootNeverNewerThanControlPlane(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "1.33.2", cluster.KubernetesVersion)
 }
+
+// ValidationSucceeded follows a read of the configured disk encryption set on the simulated Azure
+// (upstream: pkg/controllers/nodeclass/status/validation.go): without the Reader role it is False
+// with DiskEncryptionSetRBACMissing and the class is not Ready (a VM could not be created); once
+// the role is granted both are True again.
+func TestStatusWriterChecksDiskEncryptionSet(t *testing.T) {
+	e, sim := upkeepEnv(t)
+	for _, def := range []string{"2204gen2containerd", "2204containerd", "2204gen2arm64containerd"} {
+		sim.PublishImageVersion(def, azuresim.ImageVersion{Version: "202611.01.0", PublishedAt: testNow.Add(-time.Hour)})
+	}
+	id := "/subscriptions/" + sim.SubscriptionID() + "/resourceGroups/keys/providers/Microsoft.Compute/diskEncryptionSets/des"
+	des, err := discovery.NewDiskEncryptionSet(discovery.DiskEncryptionSetOptions{ID: id, Credential: sim.Credential(),
+		ClientOptions: sim.ClientOptions()})
+	require.NoError(t, err)
+	e.c.cfg.DiskEncryptionSetID, e.c.cfg.Upkeep.DiskEncryptionSet = id, des
+	ctx := context.Background()
+
+	sim.AddDiskEncryptionSet("keys", "des", false)
+	e.c.updateNodeClasses(ctx)
+	class := e.storedClass(t)
+	cond := meta.FindStatusCondition(class.Status.Conditions, "ValidationSucceeded")
+	require.NotNil(t, cond)
+	assert.Equal(t, metav1.ConditionFalse, cond.Status)
+	assert.Equal(t, "DiskEncryptionSetRBACMissing", cond.Reason)
+	assert.Contains(t, cond.Message, "no read access to the disk encryption set "+id+": grant the controlling identity the Reader role on it")
+	assert.False(t, meta.IsStatusConditionTrue(class.Status.Conditions, "Ready"))
+	e.syncClass(t)
+
+	sim.AddDiskEncryptionSet("keys", "des", true)
+	e.c.updateNodeClasses(ctx)
+	class = e.storedClass(t)
+	assert.True(t, meta.IsStatusConditionTrue(class.Status.Conditions, "ValidationSucceeded"))
+	assert.True(t, meta.IsStatusConditionTrue(class.Status.Conditions, "Ready"))
+}
