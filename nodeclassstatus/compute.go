@@ -50,6 +50,8 @@ type Input struct {
 	// ClusterSubnetID is the subnet nodes join unless the class names one; NodeResourceGroup is the
 	// cluster's node resource group (an AKS-managed VNET lives there). Both feed SubnetsReady.
 	ClusterSubnetID, NodeResourceGroup string
+	// SubnetNotFound, when set, says why reading the class's subnet (SubnetOf) found none.
+	SubnetNotFound string
 	// DiskEncryptionSetID is the disk encryption set of the nodes' OS disks ("" for none); without
 	// one ValidationSucceeded is True, as upstream's. With one, DiskEncryptionSetChecked says it
 	// was read this pass (else the condition stays as recorded) and DiskEncryptionSetDenied, when
@@ -114,9 +116,9 @@ func Compute(in Input) (Output, error) {
 	status.LocalDNSState = state
 	imagesOK, reason, msg := in.images(&status, upgraded, &out.Notes)
 	set(ConditionImagesReady, imagesOK, reason, msg)
-	subnetOK, subnetMsg, subnetChecked := in.subnets()
+	subnetOK, subnetReason, subnetMsg, subnetChecked := in.subnets()
 	if subnetChecked {
-		set(ConditionSubnetsReady, subnetOK, ReasonSubnetIDInvalid, subnetMsg)
+		set(ConditionSubnetsReady, subnetOK, subnetReason, subnetMsg)
 	} else {
 		meta.RemoveStatusCondition(&status.Conditions, ConditionSubnetsReady)
 	}

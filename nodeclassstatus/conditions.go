@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/imagefamily/bootstrap"
 )
 
@@ -21,6 +22,7 @@ const (
 // controlling identity may not read.
 const (
 	ReasonSubnetIDInvalid              = "SubnetIDInvalid"
+	ReasonSubnetNotFound               = "SubnetNotFound"
 	ReasonDiskEncryptionSetRBACMissing = "DiskEncryptionSetRBACMissing"
 )
 
@@ -34,28 +36,45 @@ var managedVNET = regexp.MustCompile(`(?i)^aks-vnet-\d{8}$`)
 
 const managedSubnet = "aks-subnet"
 
-// subnets is upstream's SubnetsReady check without its subnet GET: the subnet the class's nodes
-// join (spec.vnetSubnetID, else the cluster's) must parse, and a subnet other than the cluster's
-// must be in the cluster's VNET, which must not be one AKS manages. checked is false when there
-// is no subnet to check (no cluster subnet configured and none in the class).
-func (in Input) subnets() (ok bool, msg string, checked bool) {
-	id := in.ClusterSubnetID
-	if s := in.Class.Spec.VNETSubnetID; s != nil && *s != "" {
-		id = *s
+// SubnetOf is the subnet the class's nodes join: spec.vnetSubnetID, else the cluster's.
+func SubnetOf(class *api.AKSNodeClass, clusterSubnetID string) string {
+	if s := class.Spec.VNETSubnetID; s != nil && *s != "" {
+		return *s
 	}
+	return clusterSubnetID
+}
+
+// subnets is upstream's SubnetsReady check: the subnet the class's nodes join must parse, a
+// subnet other than the cluster's must be in the cluster's VNET, which must not be one AKS
+// manages, and the subnet must exist (Input.SubnetNotFound). checked is false when there is no
+// subnet to check (no cluster subnet configured and none in the class).
+func (in Input) subnets() (ok bool, reason, msg string, checked bool) {
+	id := SubnetOf(in.Class, in.ClusterSubnetID)
 	if id == "" {
-		return true, "", false
+		return true, "", "", false
 	}
+	ok, msg = in.subnetInCluster(id)
+	switch {
+	case !ok:
+		return false, ReasonSubnetIDInvalid, msg, true
+	case in.SubnetNotFound != "":
+		return false, ReasonSubnetNotFound, in.SubnetNotFound, true
+	}
+	return true, "", "", true
+}
+
+// subnetInCluster is upstream's check of the subnet ID against the cluster's.
+func (in Input) subnetInCluster(id string) (bool, string) {
 	sub, err := bootstrap.ParseSubnetID(id)
 	if err != nil {
-		return false, fmt.Sprintf("Failed to parse vnetSubnetID %s", id), true
+		return false, fmt.Sprintf("Failed to parse vnetSubnetID %s", id)
 	}
 	if strings.EqualFold(id, in.ClusterSubnetID) {
-		return true, "", true
+		return true, ""
 	}
 	cluster, err := bootstrap.ParseSubnetID(in.ClusterSubnetID)
 	if err != nil {
-		return true, "", true // upstream assumes the cluster's subnet valid and lets the class's pass
+		return true, "" // upstream assumes the cluster's subnet valid and lets the class's pass
 	}
 	sameVNET := strings.EqualFold(sub.SubscriptionID, cluster.SubscriptionID) &&
 		strings.EqualFold(sub.ResourceGroup, cluster.ResourceGroup) && strings.EqualFold(sub.VirtualNetwork, cluster.VirtualNetwork)
@@ -63,9 +82,9 @@ func (in Input) subnets() (ok bool, msg string, checked bool) {
 		strings.EqualFold(cluster.Name, managedSubnet)
 	switch {
 	case managed && sameVNET:
-		return false, fmt.Sprintf("custom subnet cannot be in the same VNet as cluster managed VNet: %s", id), true
+		return false, fmt.Sprintf("custom subnet cannot be in the same VNet as cluster managed VNet: %s", id)
 	case !sameVNET:
-		return false, fmt.Sprintf("vnetSubnetID does not match the cluster subscription, resource group, or virtual network: %s", id), true
+		return false, fmt.Sprintf("vnetSubnetID does not match the cluster subscription, resource group, or virtual network: %s", id)
 	}
-	return true, "", true
+	return true, ""
 }

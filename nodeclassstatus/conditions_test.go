@@ -18,7 +18,8 @@ const (
 )
 
 // The conditions upstream's status controller sets besides images and Kubernetes version
-// (upstream: pkg/controllers/nodeclass/status/subnet.go, validation.go, localdns.go;
+// (upstream: pkg/controllers/nodeclass/status/subnet.go, validation.go, localdns.go and their
+// _test.go files;
 // pkg/apis/v1beta1/aksnodeclass_status.go lists them, and Ready is all of them True).
 func TestComputeConditions(t *testing.T) {
 	type want struct {
@@ -33,6 +34,7 @@ func TestComputeConditions(t *testing.T) {
 		des                  string
 		desChecked           bool
 		desDenied            string
+		subnetNotFound       string
 		subnets, validation  want
 		ready                want
 	}{
@@ -42,6 +44,10 @@ func TestComputeConditions(t *testing.T) {
 		{name: "a class subnet in the BYO cluster VNET", clusterSubnet: byoSubnet,
 			class:   "/subscriptions/sub/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/vnet/subnets/more",
 			subnets: want{status: T, reason: "SubnetsReady"}, validation: want{status: T}, ready: want{status: T}},
+		{name: "a subnet Azure does not have", clusterSubnet: managedSubnet, subnetNotFound: "subnet not found: " + managedSubnet,
+			subnets:    want{status: F, reason: "SubnetNotFound", message: "subnet not found: " + managedSubnet},
+			validation: want{status: T},
+			ready:      want{status: F, reason: "NotReady", message: "SubnetsReady is False: subnet not found: " + managedSubnet}},
 		{name: "a class subnet that does not parse", clusterSubnet: managedSubnet, class: "subnet-1",
 			subnets:    want{status: F, reason: "SubnetIDInvalid", message: "Failed to parse vnetSubnetID subnet-1"},
 			validation: want{status: T},
@@ -79,7 +85,7 @@ func TestComputeConditions(t *testing.T) {
 			}
 			out := compute(t, nodeclassstatus.Input{Class: class, ServerVersion: "1.33.2", Available: ubuntu22("202611.01.0"),
 				ClusterSubnetID: tt.clusterSubnet, NodeResourceGroup: "MC_rg_c_westus2", DiskEncryptionSetID: tt.des,
-				DiskEncryptionSetChecked: tt.desChecked, DiskEncryptionSetDenied: tt.desDenied})
+				DiskEncryptionSetChecked: tt.desChecked, DiskEncryptionSetDenied: tt.desDenied, SubnetNotFound: tt.subnetNotFound})
 			check := func(condType string, w want) {
 				t.Helper()
 				c := meta.FindStatusCondition(out.Status.Conditions, condType)

@@ -45,6 +45,8 @@ type lists struct {
 	images map[string][]ImageVersion // by lower-case definition name
 	prices []RetailPrice
 	des    map[string]bool // disk encryption sets by key(rg, name): readable
+	// subnets by key(rg, vnet/subnet)
+	subnets map[string]bool
 }
 
 // PublishImageVersion adds a version of an image definition, in every gallery the simulator

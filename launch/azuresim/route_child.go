@@ -17,6 +17,9 @@ func routeChild(c *call, method string, seg, lower []string) (Op, bool) {
 	case len(seg) == 10 && lower[5] == "microsoft.compute" && lower[6] == "virtualmachines" && lower[8] == "extensions":
 		c.name, c.sub = seg[7]+"/extensions/"+seg[9], seg[9]
 		return pick(method, map[string]Op{http.MethodPut: OpExtensionPut, http.MethodGet: OpExtensionGet})
+	case len(seg) == 10 && lower[5] == "microsoft.network" && lower[6] == "virtualnetworks" && lower[8] == "subnets":
+		c.name = seg[7] + "/" + seg[9]
+		return pick(method, map[string]Op{http.MethodGet: OpSubnetGet})
 	case lower[5] != "microsoft.containerservice" || lower[6] != "managedclusters" || lower[8] != "agentpools":
 		return "", false
 	}

@@ -147,6 +147,8 @@ func (s *Sim) dispatchMore(c call, f Fault, faulted bool) reply {
 		return s.retailPrices(c)
 	case OpDiskEncryptionSetGet:
 		return s.getDiskEncryptionSet(c)
+	case OpSubnetGet:
+		return s.getSubnet(c)
 	default:
 		return s.deleteMachines(c)
 	}

@@ -47,6 +47,7 @@ func configureAzure(f *Flags, cfg *controller.Config) error {
 		return err
 	}
 	cfg.Upkeep.ImageVersions, cfg.Upkeep.Usage = images, usage
+	cfg.Upkeep.Subnets = discovery.NewSubnets(discovery.SubnetsOptions{Credential: cred})
 	if f.DiskEncryptionSetID != "" {
 		des, err := discovery.NewDiskEncryptionSet(discovery.DiskEncryptionSetOptions{ID: f.DiskEncryptionSetID, Credential: cred})
 		if err != nil {

@@ -2,7 +2,6 @@ package controller
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -18,7 +17,6 @@ import (
 	"github.com/napkit/napkit/consolidation"
 	"github.com/napkit/napkit/imagefamily"
 	"github.com/napkit/napkit/kubeversion"
-	"github.com/napkit/napkit/launch/discovery"
 	"github.com/napkit/napkit/nodeclassstatus"
 )
 
@@ -56,29 +54,6 @@ func (c *Controller) updateNodeClasses(ctx context.Context) {
 	c.updateTagsInPlace(ctx)
 }
 
-// desCheck is what reading the disk encryption set said this pass.
-type desCheck struct {
-	checked bool
-	denied  string
-}
-
-// checkDiskEncryptionSet reads the configured set. Only a refused read decides against it; any
-// other failure leaves ValidationSucceeded as recorded, as upstream requeues.
-func (c *Controller) checkDiskEncryptionSet(ctx context.Context) desCheck {
-	if c.cfg.DiskEncryptionSetID == "" || c.cfg.Upkeep.DiskEncryptionSet == nil {
-		return desCheck{}
-	}
-	err := c.cfg.Upkeep.DiskEncryptionSet.Check(ctx)
-	switch {
-	case err == nil:
-		return desCheck{checked: true}
-	case errors.Is(err, discovery.ErrDiskEncryptionSetAccess):
-		return desCheck{checked: true, denied: err.Error()}
-	}
-	c.log.Error("reading the disk encryption set failed; ValidationSucceeded left as it is", "error", err)
-	return desCheck{}
-}
-
 func (c *Controller) updateNodeClass(ctx context.Context, class *api.AKSNodeClass, version string, window nodeclassstatus.Window, des desCheck) error {
 	if err := c.stampNodeClassHash(ctx, class); err != nil {
 		return err
@@ -95,7 +70,11 @@ func (c *Controller) updateNodeClass(ctx context.Context, class *api.AKSNodeClas
 			return fmt.Errorf("listing image versions: %w", err)
 		}
 	}
-	out, err := nodeclassstatus.Compute(nodeclassstatus.Input{Class: class, ServerVersion: version,
+	notFound, err := c.checkSubnet(ctx, class)
+	if err != nil {
+		return err
+	}
+	out, err := nodeclassstatus.Compute(nodeclassstatus.Input{Class: class, ServerVersion: version, SubnetNotFound: notFound,
 		Gallery: c.cfg.Images.Gallery, SIGSubscriptionID: c.cfg.Images.SIGSubscriptionID, Available: available,
 		Window: window, Now: c.now(), Network: c.cfg.Cluster.Network, ClusterSubnetID: c.cfg.Cluster.SubnetID,
 		NodeResourceGroup: c.cfg.Cluster.NodeResourceGroup, DiskEncryptionSetID: c.cfg.DiskEncryptionSetID,

@@ -35,6 +35,9 @@ type Upkeep struct {
 	// (launch/discovery.DiskEncryptionSet), for AKSNodeClass ValidationSucceeded; nil leaves that
 	// condition as recorded when a set is configured.
 	DiskEncryptionSet DiskEncryptionSetChecker
+	// Subnets reads the subnet each AKSNodeClass's nodes join every status pass
+	// (launch/discovery.Subnets), for SubnetsReady; nil checks the subnet IDs only.
+	Subnets SubnetChecker
 	// Usage lists the region's vCPU usages (launch/discovery.Usage); nil turns quota off.
 	Usage UsageSource
 	// QuotaInterval is how often usages are refreshed (10 min, upstream's).
@@ -55,6 +58,12 @@ type ImageVersionSource interface {
 // discovery.ErrDiskEncryptionSetAccess when the controlling identity may not read it.
 type DiskEncryptionSetChecker interface {
 	Check(ctx context.Context) error
+}
+
+// SubnetChecker reads a subnet: nil when it exists, an error wrapping discovery.ErrSubnetNotFound
+// when it does not.
+type SubnetChecker interface {
+	Check(ctx context.Context, id string) error
 }
 
 // UsageSource lists the region's vCPU usages and when they were fetched.

@@ -289,3 +289,33 @@ func TestStatusWriterChecksDiskEncryptionSet(t *testing.T) {
 	assert.True(t, meta.IsStatusConditionTrue(class.Status.Conditions, "ValidationSucceeded"))
 	assert.True(t, meta.IsStatusConditionTrue(class.Status.Conditions, "Ready"))
 }
+
+// SubnetsReady reads the class's subnet on the simulated Azure (upstream:
+// pkg/controllers/nodeclass/status/subnet.go): a subnet Azure does not have makes the class not
+// Ready with SubnetNotFound; once it exists both are True.
+func TestStatusWriterReadsSubnet(t *testing.T) {
+	e, sim := upkeepEnv(t)
+	for _, def := range []string{"2204gen2containerd", "2204containerd", "2204gen2arm64containerd"} {
+		sim.PublishImageVersion(def, azuresim.ImageVersion{Version: "202611.01.0", PublishedAt: testNow.Add(-time.Hour)})
+	}
+	subnet := "/subscriptions/" + sim.SubscriptionID() + "/resourceGroups/MC_rg/providers/Microsoft.Network/virtualNetworks/aks-vnet-12345678/subnets/aks-subnet"
+	e.c.cfg.Cluster.SubnetID, e.c.cfg.Cluster.NodeResourceGroup = subnet, "MC_rg"
+	e.c.cfg.Upkeep.Subnets = discovery.NewSubnets(discovery.SubnetsOptions{Credential: sim.Credential(), ClientOptions: sim.ClientOptions()})
+	ctx := context.Background()
+
+	e.c.updateNodeClasses(ctx)
+	class := e.storedClass(t)
+	cond := meta.FindStatusCondition(class.Status.Conditions, "SubnetsReady")
+	require.NotNil(t, cond)
+	assert.Equal(t, metav1.ConditionFalse, cond.Status)
+	assert.Equal(t, "SubnetNotFound", cond.Reason)
+	assert.Contains(t, cond.Message, "subnet not found: "+subnet)
+	assert.False(t, meta.IsStatusConditionTrue(class.Status.Conditions, "Ready"))
+	e.syncClass(t)
+
+	sim.AddSubnet("MC_rg", "aks-vnet-12345678", "aks-subnet")
+	e.c.updateNodeClasses(ctx)
+	class = e.storedClass(t)
+	assert.True(t, meta.IsStatusConditionTrue(class.Status.Conditions, "SubnetsReady"))
+	assert.True(t, meta.IsStatusConditionTrue(class.Status.Conditions, "Ready"))
+}
