@@ -2,7 +2,9 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -93,32 +95,63 @@ func (c *Controller) reportUnschedulable(ctx context.Context, plan *provisioner.
 	}
 }
 
-// createClaims writes one NodeClaim per planned claim and returns the names written. A failure
-// stops there: the pods left are planned again by the next batch.
+// claimCreateWorkers bounds the NodeClaim creates in flight. Karpenter creates a batch's claims in
+// parallel; one at a time, a 10,000-pod batch of about 300 claims (each listing up to 600
+// instance types) took over a minute on a loaded API server (docs/benchmarks.md).
+const claimCreateWorkers = 16
+
+// createClaims writes one NodeClaim per planned claim, claimCreateWorkers at a time, and returns
+// the names written, in plan order. A failure does not stop the other creates; the pods of a claim
+// not written are planned again by the next batch.
 func (c *Controller) createClaims(ctx context.Context, s *clusterSnapshot, planned []provisioner.NodeClaim, reason string) ([]string, error) {
-	existing := make([]string, 0, len(s.claims))
-	for _, nc := range s.claims {
-		existing = append(existing, nc.Name)
+	claims, errPool := c.nameClaims(s, planned)
+	errs := make([]error, len(claims))
+	sem := make(chan struct{}, claimCreateWorkers)
+	var wg sync.WaitGroup
+	for i, nc := range claims {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = c.createClaim(ctx, nc)
+		}()
 	}
-	inUse := highestClaimNumbers(existing)
+	wg.Wait()
 	var names []string
-	for _, p := range planned {
-		pool, ok := s.Pool(p.NodePool)
-		if !ok {
-			return names, fmt.Errorf("planned NodeClaim %s: NodePool %q is gone", p.Name, p.NodePool)
+	for i, nc := range claims {
+		if errs[i] != nil {
+			continue
 		}
-		nc := newClaim(c.state.claimName(p.NodePool, inUse[p.NodePool]), pool.NodePool, p)
-		c.stampDriftAnnotations(nc)
-		if err := c.createClaim(ctx, nc); err != nil {
-			return names, err
-		}
+		p := planned[i]
 		c.metrics.claimsCreated.WithLabelValues(reason, p.NodePool).Inc()
 		c.state.nominate(nc.Name, s.Now.Add(c.nominationWindow()), s.Now)
 		c.log.Info("created NodeClaim", "nodeClaim", nc.Name, "reason", reason, "instanceType", p.InstanceType,
 			"zone", p.Zone, "capacityType", p.CapacityType, "options", len(p.InstanceTypeOptions), "pods", len(p.Pods))
 		names = append(names, nc.Name)
 	}
-	return names, nil
+	return names, errors.Join(append(errs, errPool)...)
+}
+
+// nameClaims turns the planned claims into NodeClaims with fresh names, in plan order, up to the
+// first whose NodePool is gone (that one is the error).
+func (c *Controller) nameClaims(s *clusterSnapshot, planned []provisioner.NodeClaim) ([]*api.NodeClaim, error) {
+	existing := make([]string, 0, len(s.claims))
+	for _, nc := range s.claims {
+		existing = append(existing, nc.Name)
+	}
+	inUse := highestClaimNumbers(existing)
+	claims := make([]*api.NodeClaim, 0, len(planned))
+	for _, p := range planned {
+		pool, ok := s.Pool(p.NodePool)
+		if !ok {
+			return claims, fmt.Errorf("planned NodeClaim %s: NodePool %q is gone", p.Name, p.NodePool)
+		}
+		nc := newClaim(c.state.claimName(p.NodePool, inUse[p.NodePool]), pool.NodePool, p)
+		c.stampDriftAnnotations(nc)
+		claims = append(claims, nc)
+	}
+	return claims, nil
 }
 
 // catalogueFor returns the catalogue of the pool's node class.
