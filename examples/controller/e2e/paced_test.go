@@ -112,31 +112,14 @@ type pacingWatch struct {
 func watchPacing(t *testing.T, s *stack, ns string) *pacingWatch {
 	ctx, cancel := context.WithCancel(t.Context())
 	w := &pacingWatch{s: s, ns: ns, cancel: cancel, done: make(chan struct{}), minReady: 6, disrupted: map[string]bool{}}
-	go func() {
-		defer close(w.done)
-		for ctx.Err() == nil {
-			w.sample(ctx)
-			select {
-			case <-ctx.Done():
-			case <-time.After(100 * time.Millisecond):
-			}
-		}
-	}()
+	sampleUntilDone(ctx, w.done, w.sample)
 	return w
 }
 
 func (w *pacingWatch) sample(ctx context.Context) {
-	pods, err := w.s.c.kube.CoreV1().Pods(w.ns).List(ctx, metav1.ListOptions{LabelSelector: "app=app"})
+	ready, err := readyPods(ctx, w.s, w.ns, "app=app")
 	if err != nil {
 		return
-	}
-	ready := 0
-	for _, p := range pods.Items {
-		for _, c := range p.Status.Conditions {
-			if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue && p.DeletionTimestamp == nil {
-				ready++
-			}
-		}
 	}
 	nodes, err := w.s.c.poolNodes(ctx, seedPool)
 	if err != nil {

@@ -102,7 +102,7 @@ func watchKubeletSkew(t *testing.T, s *stack, served *servedVersion) *kubeletSke
 			}
 			select {
 			case <-ctx.Done():
-			case <-time.After(100 * time.Millisecond):
+			case <-time.After(samplePeriod):
 			}
 		}
 	}()
