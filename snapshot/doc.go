@@ -29,9 +29,9 @@
 //   - Deleting: a deletion timestamp on the Node or its NodeClaim, the karpenter.sh/disrupted taint,
 //     or Memory.Disrupting.
 //   - Pending pods: unbound, not terminal, not being deleted, not nominated to a node, not a
-//     DaemonSet's or mirror pod; with Options.WaitForScheduler (a live cluster) only once
-//     kube-scheduler has marked them Unschedulable; with Options.Live (a live cluster that does
-//     not wait) also when not yet marked, but not while held at a scheduling gate.
+//     DaemonSet's or mirror pod; Options.PendingRule narrows that for a live cluster: PendingUngated
+//     leaves out pods held at a scheduling gate, PendingUnschedulable waits until kube-scheduler has
+//     marked them Unschedulable (Karpenter's rule).
 //   - In flight: NodeClaims that are not being deleted, did not fail to launch (Launched False) and
 //     whose Node has not registered, with a NodePool of the snapshot and an instance type of its
 //     catalogue (the instance-type label, else the first of its requirement).

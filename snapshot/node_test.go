@@ -160,7 +160,7 @@ func TestPending(t *testing.T) {
 	tests := []struct {
 		name                string
 		pod                 *corev1.Pod
-		manifest, scheduler bool // Pending without and with WaitForScheduler
+		manifest, scheduler bool // Pending without and with the scheduler's mark
 		live                bool // PendingLive
 	}{
 		{"unschedulable", unschedulable(pod("p", "")), true, true, true},
@@ -180,6 +180,9 @@ func TestPending(t *testing.T) {
 			assert.Equal(t, tc.manifest, snapshot.Pending(tc.pod, false), "manifest")
 			assert.Equal(t, tc.scheduler, snapshot.Pending(tc.pod, true), "live cluster")
 			assert.Equal(t, tc.live, snapshot.PendingLive(tc.pod), "live cluster, not waiting for kube-scheduler")
+			assert.Equal(t, tc.manifest, snapshot.PendingUnbound.Pending(tc.pod), "rule PendingUnbound")
+			assert.Equal(t, tc.scheduler, snapshot.PendingUnschedulable.Pending(tc.pod), "rule PendingUnschedulable")
+			assert.Equal(t, tc.live, snapshot.PendingUngated.Pending(tc.pod), "rule PendingUngated")
 		})
 	}
 }

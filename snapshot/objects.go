@@ -45,16 +45,9 @@ type Memory struct {
 type Options struct {
 	// Now is when the snapshot is taken; consolidation measures its durations against it.
 	Now time.Time
-	// WaitForScheduler counts an unbound pod as pending only once kube-scheduler has marked it
-	// Unschedulable (Karpenter's rule in a live cluster, so napkit does not race the scheduler).
-	// Off, every unbound pod is pending: what a manifest describes.
-	WaitForScheduler bool
-	// Live is a live cluster that does not wait for kube-scheduler: a pod is pending as soon as it
-	// is unbound and not held at a scheduling gate (PendingLive), so a burst of pods is planned
-	// in one batch instead of at the rate kube-scheduler marks them. The provisioner places pods
-	// on existing nodes and in-flight NodeClaims first, so a pod kube-scheduler is about to bind
-	// to free capacity gets no node. Live takes precedence over WaitForScheduler.
-	Live bool
+	// PendingRule says which unbound pods are pending; the zero value, PendingUnbound, counts
+	// every one, as a manifest describes them.
+	PendingRule PendingRule
 	// Strict makes the first Issue an error: for manifests, where an inconsistency is a mistake.
 	Strict bool
 	// Memory is the caller's knowledge beyond the objects.

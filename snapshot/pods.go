@@ -16,7 +16,7 @@ func (t *taker) bindPods() {
 		switch {
 		case pod.Spec.NodeName != "":
 			t.bound[pod.Spec.NodeName] = append(t.bound[pod.Spec.NodeName], pod)
-		case t.opts.Live && PendingLive(pod), !t.opts.Live && Pending(pod, t.opts.WaitForScheduler):
+		case t.opts.PendingRule.Pending(pod):
 			t.Pending = append(t.Pending, pod)
 		}
 	}

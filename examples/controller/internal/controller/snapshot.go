@@ -26,8 +26,7 @@ func (c *Controller) takeSnapshot() *clusterSnapshot {
 	objects.Pods = c.allPods()
 	objects.NodePools = c.poolInputs()
 	objects.PodDisruptionBudgets, objects.DaemonSets = c.pdbs(), c.daemonSets()
-	s, err := snapshot.Take(objects, snapshot.Options{Now: now, WaitForScheduler: c.cfg.WaitForScheduler,
-		Live: !c.cfg.WaitForScheduler, Memory: c.state.memory(now)})
+	s, err := snapshot.Take(objects, snapshot.Options{Now: now, PendingRule: c.pendingRule(), Memory: c.state.memory(now)})
 	if err != nil { // Take fails only under Options.Strict; an empty snapshot decides nothing
 		c.log.Error("snapshot", "error", err)
 		s = &snapshot.Snapshot{Now: now}
@@ -38,14 +37,17 @@ func (c *Controller) takeSnapshot() *clusterSnapshot {
 	return &clusterSnapshot{Snapshot: s, claims: objects.NodeClaims}
 }
 
-// pending reports whether pod is waiting for capacity, as the snapshot counts it: unbound and not
-// gated, or with Config.WaitForScheduler, marked Unschedulable by kube-scheduler.
-func (c *Controller) pending(pod *corev1.Pod) bool {
+// pendingRule is the snapshot's rule for pending pods: unbound and not gated, or with
+// Config.WaitForScheduler, marked Unschedulable by kube-scheduler.
+func (c *Controller) pendingRule() snapshot.PendingRule {
 	if c.cfg.WaitForScheduler {
-		return snapshot.Pending(pod, true)
+		return snapshot.PendingUnschedulable
 	}
-	return snapshot.PendingLive(pod)
+	return snapshot.PendingUngated
 }
+
+// pending reports whether pod is waiting for capacity, as the snapshot counts it.
+func (c *Controller) pending(pod *corev1.Pod) bool { return c.pendingRule().Pending(pod) }
 
 // poolInputs pairs every usable NodePool with its node class's catalogue.
 func (c *Controller) poolInputs() []provisioner.NodePoolInput {
