@@ -52,13 +52,18 @@ func upkeepStack(t *testing.T, tune func(*controller.Config)) (*stack, string) {
 	return s, ns
 }
 
-// classImages is nil once the default AKSNodeClass is Ready and every status image has version.
-func classImages(ctx context.Context, s *stack, version string) error {
+// defaultNodeClass reads the seed's AKSNodeClass "default" as the library type.
+func defaultNodeClass(ctx context.Context, s *stack) (*api.AKSNodeClass, error) {
 	u, err := s.c.dyn.Resource(nodeClassGVR).Get(ctx, "default", metav1.GetOptions{})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	class, err := controller.FromUnstructured[api.AKSNodeClass](u)
+	return controller.FromUnstructured[api.AKSNodeClass](u)
+}
+
+// classImages is nil once the default AKSNodeClass is Ready and every status image has version.
+func classImages(ctx context.Context, s *stack, version string) error {
+	class, err := defaultNodeClass(ctx, s)
 	if err != nil {
 		return err
 	}

@@ -59,11 +59,7 @@ func (d servedDiscovery) ServerVersionWithContext(ctx context.Context) (*version
 
 // classVersion is nil once the default AKSNodeClass is Ready and records Kubernetes version want.
 func classVersion(ctx context.Context, s *stack, want string) error {
-	u, err := s.c.dyn.Resource(nodeClassGVR).Get(ctx, "default", metav1.GetOptions{})
-	if err != nil {
-		return err
-	}
-	class, err := controller.FromUnstructured[api.AKSNodeClass](u)
+	class, err := defaultNodeClass(ctx, s)
 	if err != nil {
 		return err
 	}
