@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/napkit/napkit/api"
@@ -105,19 +105,18 @@ const claimCreateWorkers = 16
 // not written are planned again by the next batch.
 func (c *Controller) createClaims(ctx context.Context, s *clusterSnapshot, planned []provisioner.NodeClaim, reason string) ([]string, error) {
 	claims, errPool := c.nameClaims(s, planned)
+	// Each create's error is kept apart (a failure does not cancel the others), so the group's own
+	// error is unused.
 	errs := make([]error, len(claims))
-	sem := make(chan struct{}, claimCreateWorkers)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(claimCreateWorkers)
 	for i, nc := range claims {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
+		g.Go(func() error {
 			errs[i] = c.createClaim(ctx, nc)
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait()
 	var names []string
 	for i, nc := range claims {
 		if errs[i] != nil {
