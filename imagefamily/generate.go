@@ -70,7 +70,8 @@ func resolve(in Input) (*plan, error) {
 	if err := in.Shape.validate(); err != nil {
 		return nil, err
 	}
-	in.Cluster.SubnetID = nodeSubnetID(in)
+	// Every mode's payload and the network labels name the subnet the node's NIC is really in.
+	in.Cluster.SubnetID = in.NodeClass.SubnetID(in.Cluster.SubnetID)
 	if err := checkLocalDNS(in, mode); err != nil {
 		return nil, err
 	}
@@ -155,15 +156,6 @@ func reservationFor(in Input, maxPods int32) (kubeletconfig.Reservation, error) 
 		return res, fmt.Errorf("kubelet reservation: %w", err)
 	}
 	return res, nil
-}
-
-// nodeSubnetID is the node class's spec.vnetSubnetID, else the cluster's subnet: every mode's payload
-// and the network labels name the subnet the node's NIC is really in.
-func nodeSubnetID(in Input) string {
-	if nc := in.NodeClass; nc != nil && nc.Spec.VNETSubnetID != nil && *nc.Spec.VNETSubnetID != "" {
-		return *nc.Spec.VNETSubnetID
-	}
-	return in.Cluster.SubnetID
 }
 
 // checkLocalDNS refuses a node whose LocalDNS is enabled but cannot be: the scriptless bootstrap has

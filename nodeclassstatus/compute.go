@@ -50,7 +50,7 @@ type Input struct {
 	// ClusterSubnetID is the subnet nodes join unless the class names one; NodeResourceGroup is the
 	// cluster's node resource group (an AKS-managed VNET lives there). Both feed SubnetsReady.
 	ClusterSubnetID, NodeResourceGroup string
-	// SubnetNotFound, when set, says why reading the class's subnet (SubnetOf) found none.
+	// SubnetNotFound, when set, says why reading the class's subnet (AKSNodeClass.SubnetID) found none.
 	SubnetNotFound string
 	// DiskEncryptionSetID is the disk encryption set of the nodes' OS disks ("" for none); without
 	// one ValidationSucceeded is True, as upstream's. With one, DiskEncryptionSetChecked says it

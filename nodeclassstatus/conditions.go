@@ -2,10 +2,8 @@ package nodeclassstatus
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
-	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/imagefamily/bootstrap"
 )
 
@@ -30,26 +28,12 @@ const (
 var ConditionTypes = []string{ConditionKubernetesVersionReady, ConditionImagesReady, ConditionSubnetsReady,
 	ConditionValidationSucceeded, ConditionLocalDNSReady, ConditionReady}
 
-// AKS names the subnet of a VNET it manages aks-subnet, in aks-vnet-<8 digits> in the node
-// resource group (upstream: pkg/utils/utils.go IsAKSManagedVNET).
-var managedVNET = regexp.MustCompile(`(?i)^aks-vnet-\d{8}$`)
-
-const managedSubnet = "aks-subnet"
-
-// SubnetOf is the subnet the class's nodes join: spec.vnetSubnetID, else the cluster's.
-func SubnetOf(class *api.AKSNodeClass, clusterSubnetID string) string {
-	if s := class.Spec.VNETSubnetID; s != nil && *s != "" {
-		return *s
-	}
-	return clusterSubnetID
-}
-
 // subnets is upstream's SubnetsReady check: the subnet the class's nodes join must parse, a
 // subnet other than the cluster's must be in the cluster's VNET, which must not be one AKS
 // manages, and the subnet must exist (Input.SubnetNotFound). checked is false when there is no
 // subnet to check (no cluster subnet configured and none in the class).
 func (in Input) subnets() (ok bool, reason, msg string, checked bool) {
-	id := SubnetOf(in.Class, in.ClusterSubnetID)
+	id := in.Class.SubnetID(in.ClusterSubnetID)
 	if id == "" {
 		return true, "", "", false
 	}
@@ -78,8 +62,7 @@ func (in Input) subnetInCluster(id string) (bool, string) {
 	}
 	sameVNET := strings.EqualFold(sub.SubscriptionID, cluster.SubscriptionID) &&
 		strings.EqualFold(sub.ResourceGroup, cluster.ResourceGroup) && strings.EqualFold(sub.VirtualNetwork, cluster.VirtualNetwork)
-	managed := managedVNET.MatchString(cluster.VirtualNetwork) && strings.EqualFold(cluster.ResourceGroup, in.NodeResourceGroup) &&
-		strings.EqualFold(cluster.Name, managedSubnet)
+	managed := cluster.InAKSManagedVNET(in.NodeResourceGroup)
 	switch {
 	case managed && sameVNET:
 		return false, fmt.Sprintf("custom subnet cannot be in the same VNet as cluster managed VNet: %s", id)

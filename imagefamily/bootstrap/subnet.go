@@ -1,6 +1,9 @@
 package bootstrap
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // Subnet is a parsed virtual network subnet ID.
 type Subnet struct {
@@ -22,4 +25,17 @@ func ParseSubnetID(id string) (Subnet, error) {
 			"want /subscriptions/<sub>/resourceGroups/<rg>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>")
 	}
 	return Subnet{SubscriptionID: m[1], ResourceGroup: m[2], VirtualNetwork: m[3], Name: m[4]}, nil
+}
+
+// AKS names the VNET it manages in the node resource group aks-vnet-<8 digits>, and its subnet
+// aks-subnet (upstream: pkg/utils/utils.go IsAKSManagedVNET; ARM names compare case-insensitively).
+var (
+	managedVNETPattern = regexp.MustCompile(`(?i)^aks-vnet-\d{8}$`)
+	managedSubnetName  = "aks-subnet"
+)
+
+// InAKSManagedVNET reports whether the subnet is the one of the VNET AKS made in nodeResourceGroup.
+func (s Subnet) InAKSManagedVNET(nodeResourceGroup string) bool {
+	return managedVNETPattern.MatchString(s.VirtualNetwork) && strings.EqualFold(s.ResourceGroup, nodeResourceGroup) &&
+		strings.EqualFold(s.Name, managedSubnetName)
 }

@@ -19,11 +19,7 @@ var (
 	clusterLoadBalancers = []string{"kubernetes", "kubernetes-internal"}
 	ipv6BackendPools     = []string{"aksOutboundBackendPool-ipv6", "kubernetes-ipv6"}
 	managedNSGPattern    = regexp.MustCompile(`^aks-agentpool-[0-9]{8}-nsg$`)
-	managedVNETPattern   = regexp.MustCompile(`^aks-vnet-[0-9]{8}$`)
 )
-
-// managedSubnetName is the subnet of an AKS-managed VNET.
-const managedSubnetName = "aks-subnet"
 
 // nicNetwork is what a NIC joins besides its subnet.
 type nicNetwork struct {
@@ -159,8 +155,7 @@ func (l *Launcher) lookupNSG(ctx context.Context) (string, error) {
 // in the node resource group (aks-vnet-<8 digits>/aks-subnet).
 func isManagedVNET(subnetID, nodeResourceGroup string) bool {
 	s, err := bootstrap.ParseSubnetID(subnetID)
-	return err == nil && strings.EqualFold(s.ResourceGroup, nodeResourceGroup) &&
-		managedVNETPattern.MatchString(s.VirtualNetwork) && s.Name == managedSubnetName
+	return err == nil && s.InAKSManagedVNET(nodeResourceGroup)
 }
 
 // nameIs matches an ARM name case-insensitively, as ARM compares names.

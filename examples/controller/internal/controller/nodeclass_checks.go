@@ -8,7 +8,6 @@ import (
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/imagefamily/bootstrap"
 	"github.com/napkit/napkit/launch/discovery"
-	"github.com/napkit/napkit/nodeclassstatus"
 )
 
 // What the status writer reads from Azure beside image versions, for the AKSNodeClass conditions
@@ -41,7 +40,7 @@ func (c *Controller) checkDiskEncryptionSet(ctx context.Context) desCheck {
 // parses (one that does not is SubnetsReady's to report). It returns why the subnet was not
 // found; another failure is an error, which leaves the status as it was this pass.
 func (c *Controller) checkSubnet(ctx context.Context, class *api.AKSNodeClass) (string, error) {
-	id := nodeclassstatus.SubnetOf(class, c.cfg.Cluster.SubnetID)
+	id := class.SubnetID(c.cfg.Cluster.SubnetID)
 	if c.cfg.Upkeep.Subnets == nil || id == "" {
 		return "", nil
 	}
