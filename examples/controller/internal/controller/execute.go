@@ -22,10 +22,19 @@ const replacementPoll = 100 * time.Millisecond
 // on them, launch the replacements and wait until they are initialized, then delete the
 // NodeClaims, whose termination drains the nodes in the order the command lists its moves. If the
 // replacements fail, the taints are rolled back and the nodes stay.
-func (c *Controller) execute(ctx context.Context, cmd consolidation.Command) error {
+//
+// The nodes stay marked disrupting after a command that succeeded, until their Node is deleted
+// (forgetNode), as Karpenter's state keeps them marked for deletion: the next pass starts at once
+// (disruptionLoop) and its snapshot may come before the informers show the deletions, which
+// would offer the same nodes again and spend a pass on a command that cannot validate.
+func (c *Controller) execute(ctx context.Context, cmd consolidation.Command) (err error) {
 	c.log.Info("executing disruption command", "command", describe(cmd))
 	c.state.setDisrupting(cmd.Nodes, true)
-	defer c.state.setDisrupting(cmd.Nodes, false)
+	defer func() {
+		if err != nil {
+			c.state.setDisrupting(cmd.Nodes, false)
+		}
+	}()
 	if err := c.taintAll(ctx, cmd.Nodes, true); err != nil {
 		return err
 	}

@@ -1,13 +1,17 @@
 package controller
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/consolidation"
+	"github.com/napkit/napkit/provisioner"
 )
 
 // TestReplacementsReady: a replacement the cache has not shown yet is still coming (the informer
@@ -52,4 +56,41 @@ func TestReplacementsReady(t *testing.T) {
 			assert.Equal(t, len(tc.cached) > 0, seen["r1"], "a claim the cache showed is remembered as seen")
 		})
 	}
+}
+
+// TestExecuteAll: a pass's commands run side by side; one that fails (its replacement's NodePool
+// is gone) rolls back alone, untainted and no longer disrupting, and its error names it; the
+// others delete their NodeClaims and their nodes stay marked disrupting until the Node goes, so a
+// pass started before the informers show the deletions does not offer them again.
+func TestExecuteAll(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	ctx := context.Background()
+	for _, n := range []string{"n1", "n2", "n3"} {
+		e.addNode(t, newNode(n, pid(n), isReady()))
+		e.addClaim(t, testClaim("c-"+n, "default", pid(n), launched(), registered(), initialized()))
+	}
+	cmds := []consolidation.Command{
+		{Kind: consolidation.CommandDelete, Reason: consolidation.ReasonEmpty, Nodes: []string{"n1"}},
+		{Kind: consolidation.CommandDelete, Reason: consolidation.ReasonUnderutilized, Nodes: []string{"n2"}},
+		{Kind: consolidation.CommandReplace, Reason: consolidation.ReasonUnderutilized, Nodes: []string{"n3"},
+			Replacement: &provisioner.NodeClaim{Name: "r", NodePool: "gone"}},
+	}
+	err := e.c.executeAll(ctx, cmds)
+	require.ErrorContains(t, err, "replace Underutilized of n3")
+	require.ErrorContains(t, err, `NodePool "gone" is gone`)
+	assert.NotContains(t, err.Error(), "of n1")
+	assert.NotContains(t, err.Error(), "of n2")
+	for _, name := range []string{"c-n1", "c-n2"} {
+		_, err := e.dyn.Resource(NodeClaimsGVR).Get(ctx, name, metav1.GetOptions{})
+		assert.True(t, apierrors.IsNotFound(err), "%s deleted: %v", name, err)
+	}
+	assert.NotNil(t, e.storedClaim(t, "c-n3"), "the failed command's claim stays")
+	assert.False(t, hasTaint(e.storedNode(t, "n3").Spec.Taints, api.TaintKeyDisrupted), "the failed command is rolled back")
+	assert.True(t, hasTaint(e.storedNode(t, "n1").Spec.Taints, api.TaintKeyDisrupted))
+	assert.True(t, e.c.state.isDisrupting("n1"))
+	assert.True(t, e.c.state.isDisrupting("n2"))
+	assert.False(t, e.c.state.isDisrupting("n3"))
+	e.c.state.forgetNode("n1")
+	assert.False(t, e.c.state.isDisrupting("n1"), "a deleted Node is no longer disrupting")
 }

@@ -201,6 +201,7 @@ func TestDisruptWithNothingToDo(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	e.c.cfg.ValidationDelay = time.Hour
-	require.NoError(t, e.c.disrupt(context.Background()))
+	_, err := e.c.disrupt(context.Background())
+	require.NoError(t, err)
 	assert.Empty(t, e.kube.Actions())
 }

@@ -24,7 +24,8 @@ type state struct {
 	nominated map[string]time.Time
 	// lastPodEvent is, per node, when a pod last bound to it or left it (consolidateAfter).
 	lastPodEvent map[string]time.Time
-	// disrupting names the nodes a disruption command is acting on.
+	// disrupting names the nodes a disruption command is acting on, and after it succeeded, until
+	// their Node is deleted (forgetNode).
 	disrupting map[string]bool
 	// podEvents is the last scheduling message sent per pod, so a message is sent once.
 	podEvents map[types.UID]string
@@ -145,6 +146,7 @@ func (s *state) forgetNode(name string) {
 	delete(s.nominated, name)
 	delete(s.drainOrder, name)
 	delete(s.held, name)
+	delete(s.disrupting, name)
 }
 
 // newPodMessage records msg for the pod and reports whether it differs from the last one sent.
