@@ -94,6 +94,9 @@ func validate(in *Input) error {
 	if in.Now.IsZero() {
 		return inputErr("Now", "0001-01-01T00:00:00Z", "the decision time is required")
 	}
+	if f := in.Options.MinReplaceSavings; !(f >= 0 && f < 1) {
+		return inputErr("Options.MinReplaceSavings", strconv.FormatFloat(f, 'g', -1, 64), "want a fraction in [0, 1), such as 0.1 for 10 %%")
+	}
 	if err := validateNodes(in.Nodes); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package consolidation
 
 import (
 	"errors"
+	"math"
 	"testing"
 	"time"
 
@@ -40,6 +41,9 @@ func TestCollectValidation(t *testing.T) {
 			"NodePools[0].InstanceTypes[1] = nil"},
 		{"nil node class", func(in *Input) { in.NodeClasses = append(in.NodeClasses, nil) }, "NodeClasses[1] = nil"},
 		{"nil PDB", func(in *Input) { in.PodDisruptionBudgets = append(in.PodDisruptionBudgets, nil) }, "PodDisruptionBudgets[0] = nil"},
+		{"MinReplaceSavings 1", func(in *Input) { in.Options.MinReplaceSavings = 1 }, "Options.MinReplaceSavings = 1: want a fraction in [0, 1)"},
+		{"MinReplaceSavings negative", func(in *Input) { in.Options.MinReplaceSavings = -0.1 }, "Options.MinReplaceSavings = -0.1"},
+		{"MinReplaceSavings NaN", func(in *Input) { in.Options.MinReplaceSavings = math.NaN() }, "Options.MinReplaceSavings = NaN"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

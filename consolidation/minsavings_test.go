@@ -1,0 +1,55 @@
+package consolidation
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/napkit/napkit/instancetype"
+)
+
+// fxMinSavingsCluster: node n (4 CPU, 4Gi: $0.8/h) holds one 3-CPU pod; the only cheaper type that
+// holds it has 1Gi less ($0.7/h), so a replace saves $0.1/h, 12.5 % of the node's price.
+func fxMinSavingsCluster(opts Options) Input {
+	types := []*instancetype.InstanceType{
+		fxType(fxTypeSpec{name: "big", cpu: "4", memory: "4Gi"}),
+		fxType(fxTypeSpec{name: "near", cpu: "4", memory: "3Gi"}),
+		fxType(fxTypeSpec{name: "half", cpu: "2", memory: "2Gi"}),
+	}
+	c := newFxCluster(types, fxPool("default", fxOD))
+	c.opts = opts
+	c.node("n", "", "big", fxZ1, fxOD, fxPod("p", "3", "1Gi"))
+	return c.input()
+}
+
+// TestMinReplaceSavings: a replace saving less than MinReplaceSavings of the removed nodes' price
+// is not proposed; at or under the saving it is, as with the zero value (Karpenter's rule).
+func TestMinReplaceSavings(t *testing.T) {
+	tests := []struct {
+		name    string
+		min     float64
+		replace bool
+	}{
+		{name: "zero: any saving (Karpenter)", min: 0, replace: true},
+		{name: "10 %: 12.5 % is enough", min: 0.1, replace: true},
+		{name: "20 %: 12.5 % is not", min: 0.2, replace: false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			plan, err := Decide(fxMinSavingsCluster(Options{MinReplaceSavings: tc.min}))
+			require.NoError(t, err)
+			if !tc.replace {
+				assert.Empty(t, plan.Commands, "%v", fxSummary(plan))
+				return
+			}
+			require.Len(t, plan.Commands, 1, "%v", fxSummary(plan))
+			cmd := plan.Commands[0]
+			assert.Equal(t, CommandReplace, cmd.Kind)
+			assert.Equal(t, []string{"n"}, cmd.Nodes)
+			require.NotNil(t, cmd.Replacement)
+			assert.Equal(t, "near", cmd.Replacement.InstanceType)
+			assert.InDelta(t, 0.1, cmd.SavingsPerHour, 1e-9)
+		})
+	}
+}
