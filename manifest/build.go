@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/napkit/napkit/api"
 )
@@ -13,10 +14,14 @@ import (
 type build struct {
 	kinds map[Kind]DecodeFunc
 	keep  map[Kind]bool // kinds KeepObject reads, decoded ahead in parallel
-	set   *Set
-	seen  map[string]string // object identity → position of its first definition
-	errs  []error
-	read  int // documents handed to a DecodeFunc
+	// templates are the decoded documents' shared parts, for documents that differ only in metadata
+	templates   templates
+	noTemplates bool
+	templated   atomic.Int64 // documents read through a template, which tests count
+	set         *Set
+	seen        map[string]string // object identity → position of its first definition
+	errs        []error
+	read        int // documents handed to a DecodeFunc
 }
 
 func (d *Decoder) newBuild() *build {
@@ -24,7 +29,7 @@ func (d *Decoder) newBuild() *build {
 	if kinds == nil {
 		kinds = DefaultKinds()
 	}
-	return &build{kinds: kinds, keep: keepKinds(kinds), set: &Set{}, seen: map[string]string{}}
+	return &build{kinds: kinds, keep: keepKinds(kinds), noTemplates: d.noTemplates, set: &Set{}, seen: map[string]string{}}
 }
 
 // source reads every document of one input. Empty documents are not counted, so "document 1" is

@@ -29,6 +29,8 @@ type Decoder struct {
 	MaxBytes int64
 	// Stdin is what DecodeFiles reads for the path "-"; nil means os.Stdin.
 	Stdin io.Reader
+	// noTemplates sends every document down the full path, for the tests that compare both.
+	noTemplates bool
 }
 
 // NewDecoder returns a Decoder for the given kinds; nil means DefaultKinds.

@@ -35,7 +35,10 @@
 // results are then taken in input order, so the Set, the notes and the errors are those of a
 // sequential run. YAML in the plain block style that generators and kubectl print goes to JSON
 // through a small converter of that subset; anything outside it (and every error) takes
-// sigs.k8s.io/yaml, which gives the same JSON for whatever the small converter takes.
+// sigs.k8s.io/yaml, which gives the same JSON for whatever the small converter takes. Documents that
+// differ only in their top-level metadata block (a workload's pods) are converted and decoded once:
+// the rest is kept as a template, and each document converts and decodes its metadata alone and
+// gets a deep copy of the template's value (see fromTemplate for why that is the same result).
 //
 // The same input always gives the same Set, whatever the order of its documents (notes aside, which
 // keep input order).

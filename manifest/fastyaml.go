@@ -19,20 +19,26 @@ import (
 //
 // It also returns the converted tree, from which the caller reads the header.
 func fastYAMLToJSON(data []byte) ([]byte, map[string]any, bool) {
+	m, ok := fastYAMLTree(data)
+	if !ok {
+		return nil, nil, false
+	}
+	return appendJSON(make([]byte, 0, len(data)), m), m, true
+}
+
+// fastYAMLTree is fastYAMLToJSON's tree alone.
+func fastYAMLTree(data []byte) (map[string]any, bool) {
 	lines, ok := contentLines(data)
 	if !ok || len(lines) == 0 {
-		return nil, nil, false
+		return nil, false
 	}
 	p := &yamlParser{lines: lines}
 	v, ok := p.node(lines[0].indent)
 	if !ok || p.i != len(lines) {
-		return nil, nil, false
+		return nil, false
 	}
 	m, isMap := v.(map[string]any)
-	if !isMap {
-		return nil, nil, false
-	}
-	return appendJSON(make([]byte, 0, len(data)), m), m, true
+	return m, isMap
 }
 
 // appendJSON writes a converted tree as encoding/json.Marshal does (keys sorted, <, > and & escaped

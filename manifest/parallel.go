@@ -52,6 +52,11 @@ func (b *build) prepare(raws []rawDoc, source string) []prepared {
 
 // prepareOne converts one document; its Index is set by the build, which counts non-empty ones.
 func (b *build) prepareOne(raw rawDoc, source string) prepared {
+	if !raw.json && !b.noTemplates {
+		if p, ok := b.fromTemplate(raw, source); ok {
+			return p
+		}
+	}
 	js, hdr, err := toJSON(raw)
 	if js == nil && err == nil {
 		return prepared{}

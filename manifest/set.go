@@ -63,6 +63,11 @@ func (o Object) Decode(v any) error {
 	return nil
 }
 
+// Typed returns the object as decoded when read (for a kind of DefaultKinds; nil otherwise). It is
+// the Set's own value, not a copy: for a caller that hands the Set over and reads it no more, it
+// saves Decode's deep copy (about 3 µs per Pod).
+func (o Object) Typed() runtime.Object { return o.typed }
+
 // NodePool returns the NodePool of that name, or nil.
 func (s *Set) NodePool(name string) *api.NodePool {
 	i := slices.IndexFunc(s.NodePools, func(np *api.NodePool) bool { return np.Name == name })

@@ -1,0 +1,244 @@
+package manifest
+
+import (
+	"bytes"
+	"slices"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	sigsjson "sigs.k8s.io/json"
+)
+
+// maxTemplates bounds the templates one build keeps: a workload's pods share one, so a few hundred
+// cover any real manifest set, and an input of all-different documents cannot double its memory.
+const maxTemplates = 1024
+
+// templates caches, for one build, what documents of a kept kind have in common apart from their
+// top-level metadata block: pods generated from one workload differ only in name, uid and labels.
+// The key is the document's text without that block. A document whose rest was seen before is
+// converted and decoded only in its metadata, and its typed value is a deep copy of the rest's
+// decoded value with that metadata set, which is what the full path would give (see fromTemplate).
+//
+// Why: converting and strictly decoding 10,000 Pods of a few shapes was most of `napkit plan`'s CPU.
+type templates struct {
+	mu sync.RWMutex
+	m  map[string]*template
+}
+
+// template is the rest of a document (its text without the metadata block), converted and decoded.
+type template struct {
+	ok            bool   // false: the rest does not take the shortcut, the full path reads the document
+	kind          Kind   // apiVersion and kind of the rest
+	before, after []byte // JSON of the rest's top-level entries that sort before and after "metadata"
+	typed         k8sruntime.Object
+}
+
+// metadataOnly is the document a metadata block converts to; decoding it strictly into this type
+// is decoding it into the ObjectMeta every kept kind embeds under "metadata".
+type metadataOnly struct {
+	Metadata metav1.ObjectMeta `json:"metadata"`
+}
+
+func (t *templates) get(key []byte) *template {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.m[string(key)]
+}
+
+// put stores tpl unless the cache is full; it reports whether tpl is shared from now on.
+func (t *templates) put(key []byte, tpl *template) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m == nil {
+		t.m = map[string]*template{}
+	}
+	if _, seen := t.m[string(key)]; !seen && len(t.m) >= maxTemplates {
+		return false
+	}
+	t.m[string(key)] = tpl
+	return true
+}
+
+// fromTemplate prepares a YAML document through its template; false sends it down the full path,
+// which also words every error. It takes a document only where the fast converter takes both its
+// rest and its metadata block and both decode without error, so the JSON, header and typed value
+// are those of the full path:
+//   - the fast converter parses a top-level mapping entry by entry, each entry's value being the
+//     lines up to the next key at indentation 0, so the whole converts exactly when the rest and the
+//     block do and the rest has no second "metadata" key, to the union of both (keys sorted);
+//   - a strict decode fills each top-level field from its own key, and every kept kind's
+//     "metadata" is its ObjectMeta; the pod-resource check reads only the spec.
+func (b *build) fromTemplate(raw rawDoc, source string) (prepared, bool) {
+	start, end, ok := metadataBlock(raw.data)
+	if !ok {
+		return prepared{}, false
+	}
+	key := slices.Concat(raw.data[:start], raw.data[end:])
+	tpl := b.templates.get(key)
+	shared := tpl != nil
+	if tpl == nil {
+		tpl = b.newTemplate(key)
+		shared = b.templates.put(key, tpl)
+	}
+	if !tpl.ok {
+		return prepared{}, false
+	}
+	doc, ok := tpl.document(raw.data[start:end], shared)
+	if !ok {
+		return prepared{}, false
+	}
+	doc.Source, doc.Line = source, raw.line
+	b.templated.Add(1)
+	return prepared{doc: doc}, true
+}
+
+// newTemplate converts and decodes the rest of a document; a rest that fails anywhere, or is not of
+// a kind KeepObject reads, gives a template that is not ok.
+func (b *build) newTemplate(rest []byte) *template {
+	tree, ok := fastYAMLTree(rest)
+	if _, dup := tree["metadata"]; !ok || dup {
+		return &template{}
+	}
+	hdr := headerOf(tree)
+	if hdr == nil || hdr.apiVersion == "" || hdr.kind == "" {
+		return &template{}
+	}
+	kind := Kind{APIVersion: hdr.apiVersion, Kind: hdr.kind}
+	if !b.keep[kind] {
+		return &template{}
+	}
+	js := appendJSON(nil, tree)
+	if mayHoldHugeNumber(js) {
+		return &template{}
+	}
+	typed, err := decodeTyped(&Document{Kind: kind, JSON: js})
+	if err != nil || typed == nil {
+		return &template{}
+	}
+	if _, isMeta := typed.(metav1.ObjectMetaAccessor); !isMeta {
+		return &template{}
+	}
+	tpl := &template{ok: true, kind: kind, typed: typed}
+	tpl.before, tpl.after = splitEntries(tree)
+	return tpl
+}
+
+// splitEntries writes the JSON of a tree's entries, without braces, in two parts: those whose keys
+// sort before "metadata" and those after.
+func splitEntries(tree map[string]any) (before, after []byte) {
+	keys := make([]string, 0, len(tree))
+	for k := range tree {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		part := &after
+		if k < "metadata" {
+			part = &before
+		}
+		if len(*part) > 0 {
+			*part = append(*part, ',')
+		}
+		*part = appendJSONString(*part, k)
+		*part = append(*part, ':')
+		*part = appendJSON(*part, tree[k])
+	}
+	return before, after
+}
+
+// document is one document made of the template and its metadata block. A shared template's typed
+// value is copied; one the cache did not keep is used as it is.
+func (t *template) document(block []byte, shared bool) (*Document, bool) {
+	metaJSON, tree, ok := fastYAMLToJSON(block)
+	if !ok || len(tree) != 1 {
+		return nil, false
+	}
+	hdr := headerOf(tree)
+	if hdr == nil {
+		return nil, false
+	}
+	js := t.join(metaJSON[len(`{"metadata":`) : len(metaJSON)-1])
+	if mayHoldHugeNumber(js) {
+		return nil, false
+	}
+	var meta metadataOnly
+	if strict, err := sigsjson.UnmarshalStrict(metaJSON, &meta); err != nil || len(strict) > 0 {
+		return nil, false
+	}
+	typed := t.typed
+	if shared {
+		typed = typed.DeepCopyObject()
+	}
+	*typed.(metav1.ObjectMetaAccessor).GetObjectMeta().(*metav1.ObjectMeta) = meta.Metadata
+	return &Document{Kind: t.kind, Name: hdr.name, Namespace: hdr.namespace, JSON: js,
+		pre: &predecoded{obj: typed}}, true
+}
+
+// join is the document's JSON: the template's entries around "metadata" and its value.
+func (t *template) join(meta []byte) []byte {
+	js := make([]byte, 0, len(t.before)+len(t.after)+len(meta)+16)
+	js = append(js, '{')
+	if len(t.before) > 0 {
+		js = append(append(js, t.before...), ',')
+	}
+	js = append(append(js, `"metadata":`...), meta...)
+	if len(t.after) > 0 {
+		js = append(append(js, ','), t.after...)
+	}
+	return append(js, '}')
+}
+
+// metadataBlock finds the top-level "metadata:" entry of a block-style document whose mapping
+// starts at indentation 0: from its line to the next line with content at indentation 0 that is
+// not a sequence item (the block's own value may be a sequence at the key's indentation). Lines
+// with content are those contentLines keeps. It reports false for any other document, which then
+// takes the full path.
+func metadataBlock(data []byte) (start, end int, ok bool) {
+	start, seen := -1, false
+	for off := 0; off < len(data); {
+		next := off + lineLen(data[off:])
+		text, indent := lineContent(data[off:next])
+		switch {
+		case len(text) == 0:
+		case !seen && indent > 0:
+			return 0, 0, false // the mapping is indented
+		case indent > 0:
+		case start >= 0 && !isSeqBytes(text):
+			return start, off, true
+		case start < 0 && string(text) == "metadata:":
+			start = off
+		}
+		seen = seen || len(text) > 0
+		off = next
+	}
+	return start, len(data), start >= 0
+}
+
+// lineLen is the length of the first line of data, its newline included.
+func lineLen(data []byte) int {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return i + 1
+	}
+	return len(data)
+}
+
+// lineContent is a line's text as contentLines keeps it (spaces around cut; empty for a blank or
+// comment line) and its indentation.
+func lineContent(line []byte) ([]byte, int) {
+	line = bytes.TrimSuffix(line, []byte{'\n'})
+	indent := 0
+	for indent < len(line) && line[indent] == ' ' {
+		indent++
+	}
+	text := bytes.TrimRight(line[indent:], " ")
+	if len(text) == 0 || text[0] == '#' {
+		return nil, indent
+	}
+	return text, indent
+}
+
+// isSeqBytes is isSeqLine on bytes.
+func isSeqBytes(text []byte) bool {
+	return len(text) > 0 && text[0] == '-' && (len(text) == 1 || text[1] == ' ')
+}
