@@ -18,6 +18,11 @@ import (
 type ReadOptions struct {
 	// MaxPods bounds the pods workloads expand to, in all; 0 means DefaultMaxPods.
 	MaxPods int64
+	// Owned hands the set over to Read: Read then returns the objects the set decoded when it was
+	// read (manifest.Object.Typed) instead of deep copies, which for 10,000 pods saves about 30 ms.
+	// The set's objects are then the returned ones, which Read may change (a pod without a namespace
+	// gets "default"), so the caller must not read the set's Objects afterwards.
+	Owned bool
 }
 
 // Read turns a decoded manifest set into Objects: its NodeClaims and AKSNodeClasses, pools (the
@@ -33,7 +38,7 @@ func Read(set *manifest.Set, pools []provisioner.NodePoolInput, opts ReadOptions
 	var podsInOrder [][]*corev1.Pod // per object, so workloads' pods keep the manifest order
 	var workloads []pendingWorkload
 	for _, obj := range set.Objects {
-		pods, w, err := out.add(obj, budget)
+		pods, w, err := out.add(obj, budget, opts.Owned)
 		if err != nil {
 			return Objects{}, objectErr(obj, err)
 		}
@@ -63,11 +68,11 @@ type pendingWorkload struct {
 
 // add decodes one object into o; a Pod is returned, a workload is counted against budget and
 // returned for later expansion.
-func (o *Objects) add(obj manifest.Object, budget *Budget) ([]*corev1.Pod, *Workload, error) {
+func (o *Objects) add(obj manifest.Object, budget *Budget, owned bool) ([]*corev1.Pod, *Workload, error) {
 	switch obj.Kind.Kind {
 	case "Pod":
-		pod := &corev1.Pod{}
-		if err := obj.Decode(pod); err != nil {
+		pod, err := decode[corev1.Pod](obj, owned)
+		if err != nil {
 			return nil, nil, err
 		}
 		return []*corev1.Pod{pod}, nil, nil
@@ -131,10 +136,25 @@ func objectErr(obj manifest.Object, err error) error {
 }
 
 func decodeInto[T any](obj manifest.Object, into *[]*T) error {
-	v := new(T)
-	if err := obj.Decode(v); err != nil {
+	v, err := decode[T](obj, false)
+	if err != nil {
 		return err
 	}
 	*into = append(*into, v)
 	return nil
+}
+
+// decode reads obj into a new *T: the set's own value when the caller handed the set over (see
+// ReadOptions.Owned), else a copy.
+func decode[T any](obj manifest.Object, owned bool) (*T, error) {
+	if owned {
+		if v, ok := any(obj.Typed()).(*T); ok {
+			return v, nil
+		}
+	}
+	v := new(T)
+	if err := obj.Decode(v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }

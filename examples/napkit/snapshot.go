@@ -29,13 +29,14 @@ func (f *snapshotFlags) validate() error {
 
 // takeSnapshot reads the manifests' cluster (each NodePool paired with its node class's catalogue)
 // and derives what `napkit plan` and `napkit consolidate` both decide from, through the library's one
-// derivation. Manifests are strict: an object that does not fit the others is an error.
+// derivation. Manifests are strict: an object that does not fit the others is an error. The set is
+// handed over (the commands read it no more), which saves a deep copy of every pod.
 func takeSnapshot(cat *catalogueFlags, f snapshotFlags, set *manifest.Set, now time.Time) (*snapshot.Snapshot, map[string]*catalogue, error) {
 	pools, catalogues, err := poolInputs(cat, set)
 	if err != nil {
 		return nil, nil, err
 	}
-	objects, err := snapshot.Read(set, pools, snapshot.ReadOptions{MaxPods: f.maxPods})
+	objects, err := snapshot.Read(set, pools, snapshot.ReadOptions{MaxPods: f.maxPods, Owned: true})
 	if err != nil {
 		return nil, nil, err
 	}
