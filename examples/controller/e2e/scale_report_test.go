@@ -28,6 +28,7 @@ type scaleReport struct {
 	BootDelaySeconds                           float64
 	PodsCreatedSeconds, ClaimsSeconds          float64
 	FirstClaimSeconds                          float64
+	ClaimsAfterLastPodSeconds                  float64
 	VerdictLastSeconds, VerdictMedianSeconds   float64
 	VerdictMaxSeconds                          float64
 	NodesReadySeconds, RunningSeconds          float64
@@ -52,10 +53,10 @@ type scaleReport struct {
 
 func (r *scaleReport) log(t *testing.T) {
 	t.Helper()
-	t.Logf("scale-up of %d pods from %d Deployments (boot delay %.0f s): pods created %.1f s, all NodeClaims %.1f s, "+
-		"all nodes initialized %.1f s, all pods Running %.1f s (%.1f s past the boot delay)",
-		r.Pods, r.Deployments, r.BootDelaySeconds, r.PodsCreatedSeconds, r.ClaimsSeconds, r.NodesReadySeconds,
-		r.RunningSeconds, r.RunningSeconds-r.BootDelaySeconds)
+	t.Logf("scale-up of %d pods from %d Deployments (boot delay %.0f s): pods created %.1f s, all NodeClaims %.1f s "+
+		"(%.1f s after the last pod), all nodes initialized %.1f s, all pods Running %.1f s (%.1f s past the boot delay)",
+		r.Pods, r.Deployments, r.BootDelaySeconds, r.PodsCreatedSeconds, r.ClaimsSeconds, r.ClaimsAfterLastPodSeconds,
+		r.NodesReadySeconds, r.RunningSeconds, r.RunningSeconds-r.BootDelaySeconds)
 	t.Logf("kube-scheduler's first verdict (Unschedulable or bound): last pod at %.1f s; creation to verdict median %.1f s, "+
 		"longest %.1f s; first NodeClaim at %.1f s", r.VerdictLastSeconds, r.VerdictMedianSeconds, r.VerdictMaxSeconds, r.FirstClaimSeconds)
 	t.Logf("nodes %d, NodeClaims %d; kube-scheduler bound %.1f pods/s on average, %.0f in the busiest second",

@@ -94,6 +94,8 @@ func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape,
 	}
 	r.PodsCreatedSeconds = first(func(c counts) bool { return c.pods == p.pods })
 	r.ClaimsSeconds = first(func(c counts) bool { return c.claims == final.claims })
+	// The target reads "1,000 pods pending -> all NodeClaims": from the last pod's creation.
+	r.ClaimsAfterLastPodSeconds = r.ClaimsSeconds - r.PodsCreatedSeconds
 	r.FirstClaimSeconds = first(func(c counts) bool { return c.claims > 0 })
 	last, median, longest := w.verdicts(began)
 	r.VerdictLastSeconds, r.VerdictMedianSeconds, r.VerdictMaxSeconds = last.Seconds(), median.Seconds(), longest.Seconds()
