@@ -36,7 +36,13 @@ func (d *Decoder) newBuild() *build {
 // the first one with content. It returns how many documents had content.
 func (b *build) source(data []byte, source string) int {
 	index := 0
-	for _, p := range b.prepare(splitDocuments(data), source) {
+	docs := b.prepare(splitDocuments(data), source)
+	// Most documents of a large input are kept objects: size the Set and the names for them at once.
+	b.set.Objects = slices.Grow(b.set.Objects, len(docs))
+	if len(b.seen) == 0 {
+		b.seen = make(map[string]string, len(docs))
+	}
+	for _, p := range docs {
 		if p.doc == nil {
 			continue
 		}

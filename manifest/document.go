@@ -28,7 +28,7 @@ type Document struct {
 
 // Position says where the document is, for messages: `seed.yaml document 3 (line 58)`.
 func (d *Document) Position() string {
-	pos := fmt.Sprintf("%s document %d (line %d)", d.Source, d.Index, d.Line)
+	pos := d.Source + " document " + strconv.Itoa(d.Index) + " (line " + strconv.Itoa(d.Line) + ")"
 	if d.Item > 0 {
 		pos += " item " + strconv.Itoa(d.Item)
 	}

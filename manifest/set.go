@@ -68,6 +68,22 @@ func (o Object) Decode(v any) error {
 // saves Decode's deep copy (about 3 µs per Pod).
 func (o Object) Typed() runtime.Object { return o.typed }
 
+// compareObjects orders Objects by apiVersion, kind, namespace and name. It compares a field only
+// while the ones before are equal (cmp.Or would compare all four): sorting 10,000 Pods calls it
+// about 140,000 times.
+func compareObjects(a, b Object) int {
+	if c := cmp.Compare(a.Kind.APIVersion, b.Kind.APIVersion); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Kind.Kind, b.Kind.Kind); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Namespace, b.Namespace); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Name, b.Name)
+}
+
 // NodePool returns the NodePool of that name, or nil.
 func (s *Set) NodePool(name string) *api.NodePool {
 	i := slices.IndexFunc(s.NodePools, func(np *api.NodePool) bool { return np.Name == name })
@@ -92,10 +108,7 @@ func (s *Set) finish() {
 	slices.SortFunc(s.NodePools, func(a, b *api.NodePool) int { return cmp.Compare(a.Name, b.Name) })
 	slices.SortFunc(s.NodeClasses, func(a, b *api.AKSNodeClass) int { return cmp.Compare(a.Name, b.Name) })
 	slices.SortFunc(s.NodeClaims, func(a, b *api.NodeClaim) int { return cmp.Compare(a.Name, b.Name) })
-	slices.SortFunc(s.Objects, func(a, b Object) int {
-		return cmp.Or(cmp.Compare(a.Kind.APIVersion, b.Kind.APIVersion), cmp.Compare(a.Kind.Kind, b.Kind.Kind),
-			cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
+	slices.SortFunc(s.Objects, compareObjects)
 	for _, np := range s.NodePools {
 		ref := np.Spec.Template.Spec.NodeClassRef
 		if ref != nil && s.NodeClass(ref.Name) == nil {

@@ -34,19 +34,23 @@ func splitDocuments(data []byte) []rawDoc {
 // first line with content, so that positions point at the object rather than at comments above it.
 func splitYAML(data []byte) []rawDoc {
 	var docs []rawDoc
-	cur := rawDoc{first: 1}
-	for i, l := range bytes.SplitAfter(data, []byte("\n")) {
-		line := i + 1
-		if isSeparator(l) {
+	cur, start := rawDoc{first: 1}, 0
+	line := 0
+	for off := 0; off < len(data); {
+		end := off + lineLen(data[off:])
+		l := data[off:end]
+		line++
+		switch {
+		case isSeparator(l):
+			cur.data = data[start:off]
 			docs = append(docs, cur)
-			cur = rawDoc{first: line + 1}
-			continue
-		}
-		if cur.line == 0 && hasContent(l) {
+			cur, start = rawDoc{first: line + 1}, end
+		case cur.line == 0 && hasContent(l):
 			cur.line = line
 		}
-		cur.data = append(cur.data, l...)
+		off = end
 	}
+	cur.data = data[start:]
 	return append(docs, cur)
 }
 
