@@ -149,7 +149,7 @@ func LoadFixture(region string) (*SKUList, error) {
 // price snapshot's prices for region and the embedded known SKUs. Add NodeClass (and Unavailable)
 // per build.
 func DefaultOptions(region string, network api.ClusterNetwork) (Options, error) {
-	snapshot, err := pricing.DefaultSnapshot()
+	snapshot, err := pricing.DefaultRegionSnapshot(region)
 	if err != nil {
 		return Options{}, fmt.Errorf("instancetype: prices: %w", err)
 	}

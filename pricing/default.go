@@ -26,12 +26,16 @@ import (
 //
 // Every call parses the data afresh (about a tenth of a second); callers keep the result, which is
 // immutable.
-func DefaultSnapshot() (*Snapshot, error) {
+func DefaultSnapshot() (*Snapshot, error) { return readDefault(nil) }
+
+// readDefault is DefaultSnapshot over the rows of the embedded tables that keep accepts (all
+// when keep is nil).
+func readDefault(keep func(line []byte) bool) (*Snapshot, error) {
 	table, err := azuredata.Prices()
 	if err != nil {
 		return nil, fmt.Errorf("pricing: %w", err)
 	}
-	snap, err := ParseCSV(bytes.NewReader(table), "")
+	snap, err := ParseCSV(bytes.NewReader(filterRows(table, keep)), "")
 	if err != nil {
 		return nil, fmt.Errorf("pricing: embedded prices.csv: %w", err)
 	}
@@ -39,7 +43,7 @@ func DefaultSnapshot() (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pricing: %w", err)
 	}
-	fixes, err := parseUnstable(bytes.NewReader(unstable))
+	fixes, err := parseUnstable(bytes.NewReader(filterRows(unstable, keep)))
 	if err != nil {
 		return nil, fmt.Errorf("pricing: embedded prices-unstable.csv: %w", err)
 	}

@@ -164,7 +164,7 @@ func (c *catalogueFlags) loadPrices() (pricing.RegionPrices, []string, error) {
 	var err error
 	switch c.prices {
 	case "":
-		snapshot, err = pricing.DefaultSnapshot()
+		snapshot, err = pricing.DefaultRegionSnapshot(c.region) // the one region Region reads below
 	case "live":
 		snapshot, err = livePrices(c.pricesURL, c.region)
 	default:

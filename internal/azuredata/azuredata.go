@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"embed"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 )
@@ -53,11 +53,16 @@ func read(name, what string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer zr.Close()
-	data, err := io.ReadAll(zr)
-	if err != nil {
+	// The gzip trailer's last four bytes are the data's size (mod 4 GiB): reading into a buffer of
+	// that size saves io.ReadAll's regrowing and copying, a fifth of reading the 2.7 MB price table.
+	var buf bytes.Buffer
+	if n := len(compressed); n >= 4 {
+		buf.Grow(int(binary.LittleEndian.Uint32(compressed[n-4:])) + bytes.MinRead) // ReadFrom wants MinRead free
+	}
+	if _, err := buf.ReadFrom(zr); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	return data, nil
+	return buf.Bytes(), nil
 }
 
 func regionsWithPrefix(prefix string) []string {
