@@ -23,10 +23,10 @@ func TestInvalidInputVocabulary(t *testing.T) {
 		class error
 		text  string
 	}{
-		{"provisioner", &provisioner.InputError{Object: "Pod default/web", Field: "spec.containers[0]", Err: errors.New("negative request")},
-			provisioner.ErrInvalidInput, "provisioner: Pod default/web: spec.containers[0]: negative request"},
-		{"consolidation", &consolidation.InputError{Field: "now", Value: "0001-01-01T00:00:00Z", Err: errors.New("required")},
-			consolidation.ErrInvalidInput, "now"},
+		{"provisioner", api.Invalid(provisioner.ErrInvalidInput, "Pod default/web", "spec.containers[0]", nil, "negative request"),
+			provisioner.ErrInvalidInput, "provisioner: invalid input: Pod default/web: spec.containers[0]: negative request"},
+		{"consolidation", api.Invalid(consolidation.ErrInvalidInput, "", "Now", "0001-01-01T00:00:00Z", "required"),
+			consolidation.ErrInvalidInput, `consolidation: invalid input: Now: required, got "0001-01-01T00:00:00Z"`},
 		{"kubeletconfig", &kubeletconfig.FieldError{Field: "maxPods", Value: "0", Detail: "must be at least 1"},
 			kubeletconfig.ErrInvalid, `invalid kubelet configuration: maxPods: invalid value "0": must be at least 1`},
 		{"bootstrap", &bootstrap.FieldError{Field: "cluster.apiServer", Value: "x", Reason: "not a URL", Kind: bootstrap.ErrInvalid},

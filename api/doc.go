@@ -10,7 +10,7 @@
 //     (a nodeClassRef that names only the node class);
 //   - validation mirroring the CRD OpenAPI and CEL rules and the Azure provider's label rules
 //     (validation*.go). Validate methods report every problem at once in a *ValidationError whose
-//     entries are *field.Error values naming the field path and the bad value; it matches ErrInvalid.
+//     entries are *FieldError values naming the field path and the bad value; it matches ErrInvalid.
 //     AKSNodeClass.ValidateForMode adds the rules that depend on the provisioning mode (Windows needs
 //     the AKS Machine API), and ClusterNetwork.Validate rejects the cluster setups the seed documents
 //     name as unsupported (kubenet, Calico, IPv6, service principals).

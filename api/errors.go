@@ -27,22 +27,24 @@ func (c *invalidClass) Error() string { return c.msg }
 // Unwrap makes errors.Is(class, ErrInvalid) hold.
 func (c *invalidClass) Unwrap() error { return ErrInvalid }
 
-// ValidationError lists everything wrong with one object; each entry names a field path and, where
-// there is one, the bad value. It matches ErrInvalid, and errors.As finds each *field.Error in it.
+// ValidationError lists everything wrong with one object, so a user fixes a manifest in one pass
+// rather than one error per run. Its entries are the same *FieldError every package returns (no
+// second field-error type): each names a field path and, where there is one, the bad value. It
+// matches ErrInvalid, and errors.As finds each *FieldError in it.
 type ValidationError struct {
-	Errors field.ErrorList
+	Errors []*FieldError
 }
 
 // Error renders every problem as "path: what is wrong, got value", separated by "; ".
 func (e *ValidationError) Error() string {
 	lines := make([]string, 0, len(e.Errors))
 	for _, fe := range e.Errors {
-		lines = append(lines, renderFieldError(fe))
+		lines = append(lines, fe.Detail())
 	}
 	return strings.Join(lines, "; ")
 }
 
-// Is makes errors.Is(err, ErrInvalid) true.
+// Is makes errors.Is(err, ErrInvalid) true, even for an empty list.
 func (e *ValidationError) Is(target error) bool { return target == ErrInvalid }
 
 // Unwrap exposes each field error, as errors.Join does.
@@ -55,25 +57,30 @@ func (e *ValidationError) Unwrap() []error {
 }
 
 // toError turns a list into an error, or nil when the list is empty (never a typed nil).
-func toError(list field.ErrorList) error {
+func toError(list []*FieldError) error {
 	if len(list) == 0 {
 		return nil
 	}
 	return &ValidationError{Errors: list}
 }
 
-// renderFieldError writes "path: detail, got value"; the k8s rendering puts the value before the
-// explanation, which reads badly for napkit's longer details.
-func renderFieldError(fe *field.Error) string {
-	detail := fe.Detail
-	if detail == "" {
-		detail = fe.Type.String()
+// fromK8s turns the field errors of k8s.io's own validation helpers into napkit's, with the value
+// shown only where the error is about one (not for a missing or forbidden field), as before.
+func fromK8s(list field.ErrorList) []*FieldError {
+	out := make([]*FieldError, 0, len(list))
+	for _, fe := range list {
+		e := &FieldError{Kind: ErrInvalid, Field: fe.Field, Reason: fe.Detail}
+		if e.Reason == "" {
+			e.Reason = fe.Type.String()
+		}
+		switch fe.Type {
+		case field.ErrorTypeRequired, field.ErrorTypeForbidden, field.ErrorTypeInternal, field.ErrorTypeTooLong:
+		default:
+			e.Value = fe.BadValue
+		}
+		out = append(out, e)
 	}
-	switch fe.Type {
-	case field.ErrorTypeRequired, field.ErrorTypeForbidden, field.ErrorTypeInternal, field.ErrorTypeTooLong:
-		return fmt.Sprintf("%s: %s", fe.Field, detail)
-	}
-	return fmt.Sprintf("%s: %s, got %s", fe.Field, detail, formatValue(fe.BadValue))
+	return out
 }
 
 // formatValue renders a bad value the way it would appear in YAML-ish JSON: strings quoted, lists as
@@ -93,12 +100,23 @@ func formatValue(v any) string {
 	return fmt.Sprintf("%v", v)
 }
 
-// invalid builds a field.Invalid error with a formatted detail.
-func invalid(p *field.Path, value any, format string, args ...any) *field.Error {
-	return field.Invalid(p, value, fmt.Sprintf(format, args...))
+// invalid builds the FieldError of a rejected value, with a formatted reason. Paths are built
+// with k8s.io's field.Path, so they read as the apiserver's do.
+func invalid(p *field.Path, value any, format string, args ...any) *FieldError {
+	return &FieldError{Kind: ErrInvalid, Field: p.String(), Value: value, Reason: fmt.Sprintf(format, args...)}
 }
 
-// required builds a field.Required error with a formatted detail.
-func required(p *field.Path, format string, args ...any) *field.Error {
-	return field.Required(p, fmt.Sprintf(format, args...))
+// required builds the FieldError of a missing field: no value to show.
+func required(p *field.Path, format string, args ...any) *FieldError {
+	return &FieldError{Kind: ErrInvalid, Field: p.String(), Reason: fmt.Sprintf(format, args...)}
+}
+
+// tooMany builds the FieldError of a list longer than the CRD allows, as field.TooMany words it.
+func tooMany(p *field.Path, actual, limit int) *FieldError {
+	return invalid(p, actual, "must have at most %d items", limit)
+}
+
+// duplicate builds the FieldError of a value that appears twice where it must be unique.
+func duplicate(p *field.Path, value any) *FieldError {
+	return invalid(p, value, "Duplicate value")
 }

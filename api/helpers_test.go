@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 )
 
@@ -18,7 +17,7 @@ func fromYAML[T any](t testing.TB, y string) *T {
 	return &v
 }
 
-// assertInvalid checks err wraps ErrInvalid, carries *field.Error entries and mentions want
+// assertInvalid checks err wraps ErrInvalid, carries *FieldError entries and mentions want
 // (a field path and value fragment). An empty want asserts no error.
 func assertInvalid(t *testing.T, err error, want string) {
 	t.Helper()
@@ -28,7 +27,7 @@ func assertInvalid(t *testing.T, err error, want string) {
 	}
 	require.Error(t, err)
 	assert.ErrorIs(t, err, ErrInvalid)
-	var fe *field.Error
-	assert.True(t, errors.As(err, &fe), "errors.As should find a *field.Error")
+	var fe *FieldError
+	assert.True(t, errors.As(err, &fe), "errors.As should find a *FieldError")
 	assert.Contains(t, err.Error(), want)
 }

@@ -13,7 +13,7 @@ import (
 // server refuses such a pod; a planner that summed it with the other containers would quietly
 // shrink the pod instead. The order is init containers, containers, pod-level resources, overhead,
 // each resource by name, so the answer is deterministic.
-func NegativePodResource(spec *corev1.PodSpec, path *field.Path) *field.Error {
+func NegativePodResource(spec *corev1.PodSpec, path *field.Path) *FieldError {
 	groups := []struct {
 		name       string
 		containers []corev1.Container
@@ -22,7 +22,7 @@ func NegativePodResource(spec *corev1.PodSpec, path *field.Path) *field.Error {
 		for i := range g.containers {
 			c := &g.containers[i]
 			if fe := negativeIn(path.Child(g.name).Index(i).Child("resources"), c.Resources); fe != nil {
-				fe.Detail = "container " + c.Name + ": " + fe.Detail
+				fe.Reason = "container " + c.Name + ": " + fe.Reason
 				return fe
 			}
 		}
@@ -35,17 +35,17 @@ func NegativePodResource(spec *corev1.PodSpec, path *field.Path) *field.Error {
 	return negativeList(path.Child("overhead"), spec.Overhead)
 }
 
-func negativeIn(path *field.Path, r corev1.ResourceRequirements) *field.Error {
+func negativeIn(path *field.Path, r corev1.ResourceRequirements) *FieldError {
 	if fe := negativeList(path.Child("requests"), r.Requests); fe != nil {
 		return fe
 	}
 	return negativeList(path.Child("limits"), r.Limits)
 }
 
-func negativeList(path *field.Path, list corev1.ResourceList) *field.Error {
+func negativeList(path *field.Path, list corev1.ResourceList) *FieldError {
 	for _, name := range slices.Sorted(maps.Keys(list)) {
 		if q := list[name]; q.Sign() < 0 {
-			return field.Invalid(path.Child(string(name)), q.String(), "must not be negative")
+			return invalid(path.Child(string(name)), q.String(), "must not be negative")
 		}
 	}
 	return nil

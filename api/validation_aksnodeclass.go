@@ -49,17 +49,17 @@ func (nc *AKSNodeClass) Validate() error {
 	return toError(errs)
 }
 
-func validateSubnetID(p *field.Path, id *string) field.ErrorList {
+func validateSubnetID(p *field.Path, id *string) []*FieldError {
 	if id == nil || subnetIDPattern.MatchString(*id) {
 		return nil
 	}
-	return field.ErrorList{invalid(p, *id, "must be a subnet resource ID: "+
+	return []*FieldError{invalid(p, *id, "must be a subnet resource ID: "+
 		"/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>")}
 }
 
 // validateTags applies Azure's tag limits, so a bad tag fails here rather than at VM creation.
-func validateTags(p *field.Path, tags map[string]string) field.ErrorList {
-	var errs field.ErrorList
+func validateTags(p *field.Path, tags map[string]string) []*FieldError {
+	var errs []*FieldError
 	for _, k := range sets.List(sets.KeySet(tags)) {
 		kp := p.Key(k)
 		if len(k) > MaxTagKeyLen {

@@ -24,11 +24,11 @@ var (
 	}
 )
 
-func validateDisruption(p *field.Path, d *Disruption) field.ErrorList {
+func validateDisruption(p *field.Path, d *Disruption) []*FieldError {
 	errs := validateNillableDuration(p.Child("consolidateAfter"), d.ConsolidateAfter)
 	errs = append(errs, oneOf(p.Child("consolidationPolicy"), string(d.ConsolidationPolicy), consolidationPolicies...)...)
 	if len(d.Budgets) > MaxBudgets {
-		errs = append(errs, field.TooMany(p.Child("budgets"), len(d.Budgets), MaxBudgets))
+		errs = append(errs, tooMany(p.Child("budgets"), len(d.Budgets), MaxBudgets))
 	}
 	for i := range d.Budgets {
 		errs = append(errs, validateBudget(p.Child("budgets").Index(i), &d.Budgets[i])...)
@@ -37,8 +37,8 @@ func validateDisruption(p *field.Path, d *Disruption) field.ErrorList {
 }
 
 // validateBudget checks one budget. An empty nodes value is what Default turns into "10%".
-func validateBudget(p *field.Path, b *Budget) field.ErrorList {
-	var errs field.ErrorList
+func validateBudget(p *field.Path, b *Budget) []*FieldError {
+	var errs []*FieldError
 	if b.Nodes != "" && !budgetNodesPattern.MatchString(b.Nodes) {
 		errs = append(errs, invalid(p.Child("nodes"), b.Nodes, "must be a node count such as 5 or a percentage from 0%% to 100%%"))
 	}
@@ -53,16 +53,16 @@ func validateBudget(p *field.Path, b *Budget) field.ErrorList {
 
 // validateBudgetWindow checks schedule and duration: both or neither, a valid cron expression, and a
 // duration of whole minutes because cron has no seconds.
-func validateBudgetWindow(p *field.Path, b *Budget) field.ErrorList {
+func validateBudgetWindow(p *field.Path, b *Budget) []*FieldError {
 	switch {
 	case b.Schedule == nil && b.Duration == nil:
 		return nil
 	case b.Schedule == nil:
-		return field.ErrorList{required(p.Child("schedule"), "schedule must be set with duration")}
+		return []*FieldError{required(p.Child("schedule"), "schedule must be set with duration")}
 	case b.Duration == nil:
-		return field.ErrorList{required(p.Child("duration"), "duration must be set with schedule")}
+		return []*FieldError{required(p.Child("duration"), "duration must be set with schedule")}
 	}
-	var errs field.ErrorList
+	var errs []*FieldError
 	if err := validateCron(*b.Schedule); err != nil {
 		errs = append(errs, invalid(p.Child("schedule"), *b.Schedule, "invalid cron schedule: %v", err))
 	}

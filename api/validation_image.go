@@ -32,7 +32,7 @@ func isTrue(b *bool) bool { return b != nil && *b }
 // validateImage checks the family and FIPS enums and the CEL rules tying FIPS to families: the image
 // galleries have no FIPS Ubuntu 24.04 image, and the only FIPS Ubuntu 22.04 image is a trusted-launch
 // one; FIPS trusted-launch images exist only for Ubuntu 22.04.
-func validateImage(sp *field.Path, s *AKSNodeClassSpec) field.ErrorList {
+func validateImage(sp *field.Path, s *AKSNodeClassSpec) []*FieldError {
 	family := ""
 	if s.ImageFamily != nil {
 		family = *s.ImageFamily

@@ -19,11 +19,11 @@ var (
 
 // validateKubelet checks the kubelet block against the CRD: enums, the image GC thresholds, log
 // rotation, the CFS period (1ms-1s, as the kubelet requires) and unsafe sysctls.
-func validateKubelet(p *field.Path, k *KubeletConfiguration) field.ErrorList {
+func validateKubelet(p *field.Path, k *KubeletConfiguration) []*FieldError {
 	if k == nil {
 		return nil
 	}
-	var errs field.ErrorList
+	var errs []*FieldError
 	if k.CPUManagerPolicy != nil {
 		errs = append(errs, oneOf(p.Child("cpuManagerPolicy"), *k.CPUManagerPolicy, cpuManagerPolicies...)...)
 	}
@@ -44,7 +44,7 @@ func validateKubelet(p *field.Path, k *KubeletConfiguration) field.ErrorList {
 
 // validateImageGC checks both thresholds are percentages and high is above low, or the kubelet would
 // collect images forever.
-func validateImageGC(p *field.Path, k *KubeletConfiguration) field.ErrorList {
+func validateImageGC(p *field.Path, k *KubeletConfiguration) []*FieldError {
 	hp, lp := p.Child("imageGCHighThresholdPercent"), p.Child("imageGCLowThresholdPercent")
 	errs := inRange(hp, k.ImageGCHighThresholdPercent, 0, 100)
 	errs = append(errs, inRange(lp, k.ImageGCLowThresholdPercent, 0, 100)...)
@@ -73,20 +73,20 @@ const (
 
 // validateLogSize checks the CRD pattern and that the size is not zero, which would rotate the log on
 // every write.
-func validateLogSize(p *field.Path, size string) field.ErrorList {
+func validateLogSize(p *field.Path, size string) []*FieldError {
 	if !containerLogMaxSizePattern.MatchString(size) {
-		return field.ErrorList{invalid(p, size, "must be an integer with a unit such as 50Mi or 1G")}
+		return []*FieldError{invalid(p, size, "must be an integer with a unit such as 50Mi or 1G")}
 	}
 	if strings.TrimLeft(size, "0") == strings.TrimLeft(size, "0123456789") {
-		return field.ErrorList{invalid(p, size, "must be greater than zero")}
+		return []*FieldError{invalid(p, size, "must be greater than zero")}
 	}
 	return nil
 }
 
 // validateUnsafeSysctls accepts names or prefixes ending in "*" from the namespaced groups; anything
 // else the kubelet rejects at start-up, leaving the node NotReady.
-func validateUnsafeSysctls(p *field.Path, sysctls []string) field.ErrorList {
-	var errs field.ErrorList
+func validateUnsafeSysctls(p *field.Path, sysctls []string) []*FieldError {
+	var errs []*FieldError
 	for i, s := range sysctls {
 		ok := s != "" && !strings.ContainsAny(s, ", \t\n")
 		ok = ok && (s == "kernel.sem" || hasAnyPrefix(s, unsafeSysctlPrefixes))

@@ -107,31 +107,31 @@ func kubeletDomainReason(key, domain string) string {
 }
 
 // validateLabelKey checks syntax, then the domain rules.
-func validateLabelKey(p *field.Path, key string, use keyUse) field.ErrorList {
+func validateLabelKey(p *field.Path, key string, use keyUse) []*FieldError {
 	if msgs := content.IsLabelKey(key); len(msgs) > 0 {
-		return field.ErrorList{invalid(p, key, "invalid label key: %s", strings.Join(msgs, "; "))}
+		return []*FieldError{invalid(p, key, "invalid label key: %s", strings.Join(msgs, "; "))}
 	}
 	if reason := restrictedKeyReason(key, use); reason != "" {
-		return field.ErrorList{invalid(p, key, "%s", reason)}
+		return []*FieldError{invalid(p, key, "%s", reason)}
 	}
 	return nil
 }
 
 // validateLabelValue checks syntax, then that a key with a closed set of values gets one of them:
 // any other value could never match an instance type.
-func validateLabelValue(p *field.Path, key, value string) field.ErrorList {
+func validateLabelValue(p *field.Path, key, value string) []*FieldError {
 	if msgs := content.IsLabelValue(value); len(msgs) > 0 {
-		return field.ErrorList{invalid(p, value, "invalid label value: %s", strings.Join(msgs, "; "))}
+		return []*FieldError{invalid(p, value, "invalid label value: %s", strings.Join(msgs, "; "))}
 	}
 	if known, ok := wellKnownValues[NormalizeLabelKey(key)]; ok && !known.Has(value) {
-		return field.ErrorList{invalid(p, value, "%s can only be %s", key, strings.Join(sets.List(known), ", "))}
+		return []*FieldError{invalid(p, value, "%s can only be %s", key, strings.Join(sets.List(known), ", "))}
 	}
 	return nil
 }
 
 // validateTemplateLabels checks the labels a NodePool copies onto its nodes.
-func validateTemplateLabels(p *field.Path, labels map[string]string) field.ErrorList {
-	var errs field.ErrorList
+func validateTemplateLabels(p *field.Path, labels map[string]string) []*FieldError {
+	var errs []*FieldError
 	for _, key := range sets.List(sets.KeySet(labels)) {
 		keyErrs := validateLabelKey(p.Key(key), key, useLabel)
 		errs = append(errs, keyErrs...)
@@ -148,8 +148,8 @@ var taintEffects = []string{
 
 // validateTaints checks taint keys, values and effects, and that no key/effect pair repeats (the API
 // server would merge them, so one of the two silently disappears).
-func validateTaints(p *field.Path, taints []corev1.Taint) field.ErrorList {
-	var errs field.ErrorList
+func validateTaints(p *field.Path, taints []corev1.Taint) []*FieldError {
+	var errs []*FieldError
 	seen := sets.New[string]()
 	for i, t := range taints {
 		tp := p.Index(i)
@@ -169,9 +169,9 @@ func validateTaints(p *field.Path, taints []corev1.Taint) field.ErrorList {
 	return errs
 }
 
-func validateTaintEffect(p *field.Path, effect corev1.TaintEffect) field.ErrorList {
+func validateTaintEffect(p *field.Path, effect corev1.TaintEffect) []*FieldError {
 	if effect == "" {
-		return field.ErrorList{required(p, "one of %s", strings.Join(taintEffects, ", "))}
+		return []*FieldError{required(p, "one of %s", strings.Join(taintEffects, ", "))}
 	}
 	return oneOf(p, string(effect), taintEffects...)
 }

@@ -53,12 +53,12 @@ var (
 // validateLinuxOSConfig checks the custom Linux OS settings: sysctl ranges, the port range, the
 // transparent huge page enums and the swap file. It takes the whole spec because a swap file depends
 // on the kubelet block and Linux settings make no sense on a Windows image.
-func validateLinuxOSConfig(p *field.Path, s *AKSNodeClassSpec) field.ErrorList {
+func validateLinuxOSConfig(p *field.Path, s *AKSNodeClassSpec) []*FieldError {
 	c := s.LinuxOSConfig
 	if c == nil {
 		return nil
 	}
-	var errs field.ErrorList
+	var errs []*FieldError
 	if s.ImageFamily != nil && IsWindowsImageFamily(*s.ImageFamily) {
 		errs = append(errs, invalid(p, *s.ImageFamily, "linuxOSConfig applies to Linux image families only"))
 	}
@@ -72,11 +72,11 @@ func validateLinuxOSConfig(p *field.Path, s *AKSNodeClassSpec) field.ErrorList {
 	return append(errs, validateSysctls(p.Child("sysctls"), c.Sysctls)...)
 }
 
-func validateSysctls(p *field.Path, s *SysctlSettings) field.ErrorList {
+func validateSysctls(p *field.Path, s *SysctlSettings) []*FieldError {
 	if s == nil {
 		return nil
 	}
-	var errs field.ErrorList
+	var errs []*FieldError
 	for _, r := range sysctlRanges {
 		errs = append(errs, inRange(p.Child(r.name), r.get(s), r.lo, r.hi)...)
 	}
@@ -87,9 +87,9 @@ func validateSysctls(p *field.Path, s *SysctlSettings) field.ErrorList {
 }
 
 // validatePortRange checks "first last" with first in 1024-60999, last in 32768-65535, first < last.
-func validatePortRange(p *field.Path, v string) field.ErrorList {
+func validatePortRange(p *field.Path, v string) []*FieldError {
 	if err := checkPortRange(v); err != nil {
-		return field.ErrorList{invalid(p, v, "must be \"first last\": %v", err)}
+		return []*FieldError{invalid(p, v, "must be \"first last\": %v", err)}
 	}
 	return nil
 }
@@ -116,16 +116,16 @@ func checkPortRange(v string) error {
 
 // validateSwap checks the swap file size is a positive quantity and that the kubelet is told to
 // tolerate swap: with failSwapOn left true the kubelet refuses to start on a node with swap.
-func validateSwap(p *field.Path, size *string, k *KubeletConfiguration) field.ErrorList {
+func validateSwap(p *field.Path, size *string, k *KubeletConfiguration) []*FieldError {
 	if size == nil {
 		return nil
 	}
 	q, err := resource.ParseQuantity(*size)
 	if err != nil || q.Sign() <= 0 {
-		return field.ErrorList{invalid(p, *size, "must be a positive size such as 1500Mi or 4Gi")}
+		return []*FieldError{invalid(p, *size, "must be a positive size such as 1500Mi or 4Gi")}
 	}
 	if k == nil || k.FailSwapOn == nil || *k.FailSwapOn {
-		return field.ErrorList{invalid(p, *size, "a swap file needs spec.kubelet.failSwapOn: false, or the kubelet will not start")}
+		return []*FieldError{invalid(p, *size, "a swap file needs spec.kubelet.failSwapOn: false, or the kubelet will not start")}
 	}
 	return nil
 }

@@ -29,11 +29,11 @@ var (
 
 // validateLocalDNS checks the mode and both override lists. Each list must cover the root zone and
 // cluster.local, because LocalDNS replaces the node's resolver for all traffic of that kind.
-func validateLocalDNS(p *field.Path, l *LocalDNS) field.ErrorList {
+func validateLocalDNS(p *field.Path, l *LocalDNS) []*FieldError {
 	if l == nil {
 		return nil
 	}
-	var errs field.ErrorList
+	var errs []*FieldError
 	if l.Mode == "" {
 		errs = append(errs, required(p.Child("mode"), "one of %s", strings.Join(localDNSModes, ", ")))
 	}
@@ -44,17 +44,17 @@ func validateLocalDNS(p *field.Path, l *LocalDNS) field.ErrorList {
 
 // validateOverrides checks one override list. From VnetDNS traffic (kubelet, dnsPolicy Default) only
 // cluster zones may go to CoreDNS: sending other zones there would loop through the cluster.
-func validateOverrides(p *field.Path, overrides []LocalDNSZoneOverride, vnet bool) field.ErrorList {
-	var errs field.ErrorList
+func validateOverrides(p *field.Path, overrides []LocalDNSZoneOverride, vnet bool) []*FieldError {
+	var errs []*FieldError
 	if len(overrides) > MaxLocalDNSOverrides {
-		errs = append(errs, field.TooMany(p, len(overrides), MaxLocalDNSOverrides))
+		errs = append(errs, tooMany(p, len(overrides), MaxLocalDNSOverrides))
 	}
 	zones := sets.New[string]()
 	for i := range overrides {
 		o := &overrides[i]
 		op := p.Index(i)
 		if zones.Has(o.Zone) {
-			errs = append(errs, field.Duplicate(op.Child("zone"), o.Zone))
+			errs = append(errs, duplicate(op.Child("zone"), o.Zone))
 		}
 		zones.Insert(o.Zone)
 		errs = append(errs, validateOverride(op, o)...)
@@ -73,8 +73,8 @@ func validateOverrides(p *field.Path, overrides []LocalDNSZoneOverride, vnet boo
 
 func isClusterZone(zone string) bool { return strings.HasSuffix(zone, LocalDNSZoneClusterLocal) }
 
-func validateOverride(p *field.Path, o *LocalDNSZoneOverride) field.ErrorList {
-	var errs field.ErrorList
+func validateOverride(p *field.Path, o *LocalDNSZoneOverride) []*FieldError {
+	var errs []*FieldError
 	if o.Zone == "" {
 		errs = append(errs, required(p.Child("zone"), "a DNS zone such as '.' or 'cluster.local'"))
 	} else if len(o.Zone) > 254 || !dnsZonePattern.MatchString(o.Zone) {
@@ -99,9 +99,9 @@ func validateOverride(p *field.Path, o *LocalDNSZoneOverride) field.ErrorList {
 
 // validateCacheDuration rejects an explicit "Never": cache durations have no off switch. An absent one
 // is left to the platform default.
-func validateCacheDuration(p *field.Path, d NillableDuration) field.ErrorList {
+func validateCacheDuration(p *field.Path, d NillableDuration) []*FieldError {
 	if d.IsSet() && d.IsNever() {
-		return field.ErrorList{invalid(p, Never, "must be a duration such as 3600s; Never is not allowed here")}
+		return []*FieldError{invalid(p, Never, "must be a duration such as 3600s; Never is not allowed here")}
 	}
 	return validateNillableDuration(p, d)
 }

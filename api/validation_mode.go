@@ -40,6 +40,6 @@ func (nc *AKSNodeClass) ValidateForMode(mode string) error {
 	if family == nil || !IsWindowsImageFamily(*family) || IsMachineAPIMode(mode) {
 		return nil
 	}
-	return toError(field.ErrorList{invalid(field.NewPath("spec", "imageFamily"), *family,
+	return toError([]*FieldError{invalid(field.NewPath("spec", "imageFamily"), *family,
 		"Windows nodes need provision mode %s, not %s", strings.Join([]string{ProvisionModeAKSMachineAPI, ProvisionModeAKSMachineAPIHeaderBatch}, " or "), mode)})
 }

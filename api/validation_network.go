@@ -38,8 +38,8 @@ func (n ClusterNetwork) Validate() error {
 	return toError(errs)
 }
 
-func validatePlugin(n ClusterNetwork) field.ErrorList {
-	var errs field.ErrorList
+func validatePlugin(n ClusterNetwork) []*FieldError {
+	var errs []*FieldError
 	switch n.Plugin {
 	case "", NetworkPluginAzure, NetworkPluginNone:
 	case NetworkPluginKubenet:
@@ -52,18 +52,18 @@ func validatePlugin(n ClusterNetwork) field.ErrorList {
 	return append(errs, oneOf(field.NewPath("dataplane"), n.Dataplane, NetworkDataplaneAzure, NetworkDataplaneCilium)...)
 }
 
-func validatePolicy(n ClusterNetwork) field.ErrorList {
+func validatePolicy(n ClusterNetwork) []*FieldError {
 	p := field.NewPath("policy")
 	switch n.Policy {
 	case "", NetworkPolicyNone, NetworkPolicyAzure:
 		return nil
 	case NetworkPolicyCilium:
 		if n.Dataplane == NetworkDataplaneAzure {
-			return field.ErrorList{invalid(p, n.Policy, "network policy cilium needs the cilium dataplane")}
+			return []*FieldError{invalid(p, n.Policy, "network policy cilium needs the cilium dataplane")}
 		}
 		return nil
 	case NetworkPolicyCalico:
-		return field.ErrorList{invalid(p, n.Policy,
+		return []*FieldError{invalid(p, n.Policy,
 			"Calico is not supported by Karpenter on AKS (a documented limitation); use cilium or azure network policy")}
 	}
 	return oneOf(p, n.Policy, NetworkPolicyCilium, NetworkPolicyAzure, NetworkPolicyNone)

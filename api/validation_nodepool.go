@@ -21,10 +21,10 @@ func (np *NodePool) Validate() error {
 	return toError(errs)
 }
 
-func validateTemplate(p *field.Path, t *NodeClaimTemplate) field.ErrorList {
+func validateTemplate(p *field.Path, t *NodeClaimTemplate) []*FieldError {
 	meta := p.Child("metadata")
 	errs := validateTemplateLabels(meta.Child("labels"), t.ObjectMeta.Labels)
-	errs = append(errs, apivalidation.ValidateAnnotations(t.ObjectMeta.Annotations, meta.Child("annotations"))...)
+	errs = append(errs, fromK8s(apivalidation.ValidateAnnotations(t.ObjectMeta.Annotations, meta.Child("annotations")))...)
 	sp := p.Child("spec")
 	errs = append(errs, validateRequirements(sp.Child("requirements"), t.Spec.Requirements)...)
 	errs = append(errs, validateTaints(sp.Child("taints"), t.Spec.Taints)...)
@@ -37,11 +37,11 @@ func validateTemplate(p *field.Path, t *NodeClaimTemplate) field.ErrorList {
 // validateNodeClassRef requires a name and, when group and kind are given, napkit's one node class:
 // napkit builds nodes only from AKSNodeClass. Empty group and kind are left for NodePool.Default
 // unless needGroupKind is set (NodeClaims, which nothing defaults).
-func validateNodeClassRef(p *field.Path, ref *NodeClassReference, needGroupKind bool) field.ErrorList {
+func validateNodeClassRef(p *field.Path, ref *NodeClassReference, needGroupKind bool) []*FieldError {
 	if ref == nil {
-		return field.ErrorList{required(p, "name the AKSNodeClass nodes are built from")}
+		return []*FieldError{required(p, "name the AKSNodeClass nodes are built from")}
 	}
-	var errs field.ErrorList
+	var errs []*FieldError
 	if ref.Name == "" {
 		errs = append(errs, required(p.Child("name"), "name the AKSNodeClass nodes are built from"))
 	}
@@ -61,8 +61,8 @@ func validateNodeClassRef(p *field.Path, ref *NodeClassReference, needGroupKind 
 }
 
 // validateLimits rejects negative limits: a negative cap would block every node.
-func validateLimits(p *field.Path, limits corev1.ResourceList) field.ErrorList {
-	var errs field.ErrorList
+func validateLimits(p *field.Path, limits corev1.ResourceList) []*FieldError {
+	var errs []*FieldError
 	for _, name := range sets.List(sets.KeySet(limits)) {
 		if q := limits[name]; q.Sign() < 0 {
 			errs = append(errs, invalid(p.Key(string(name)), q.String(), "must not be negative"))
@@ -73,7 +73,7 @@ func validateLimits(p *field.Path, limits corev1.ResourceList) field.ErrorList {
 
 // validateStatic applies the alpha static-pool rules: a fixed replica count, only limits.nodes and no
 // weight (there is nothing to rank a static pool against).
-func validateStatic(p *field.Path, spec *NodePoolSpec) field.ErrorList {
+func validateStatic(p *field.Path, spec *NodePoolSpec) []*FieldError {
 	if spec.Replicas == nil {
 		return nil
 	}

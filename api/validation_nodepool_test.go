@@ -11,7 +11,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // validNodePool is the seed's general-purpose NodePool with a scheduled budget and a taint added.
@@ -194,9 +193,11 @@ func TestNodePoolValidateAggregates(t *testing.T) {
 	assert.Len(t, ve.Errors, 2)
 	paths := []string{ve.Errors[0].Field, ve.Errors[1].Field}
 	assert.ElementsMatch(t, []string{"spec.weight", "spec.disruption.budgets[0].nodes"}, paths)
-	var fe *field.Error
+	var fe *FieldError
 	require.True(t, errors.As(err, &fe))
-	assert.Equal(t, field.ErrorTypeInvalid, fe.Type)
+	assert.Equal(t, "spec.disruption.budgets[0].nodes", fe.Field, "the first in field order")
+	assert.Equal(t, "x", fe.Value, "the value as given")
+	assert.Equal(t, ErrInvalid, fe.Kind)
 }
 
 // errs returns the joined errors of a ValidationError.

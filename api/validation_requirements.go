@@ -34,10 +34,10 @@ func ValidateRequirement(path string, r NodeSelectorRequirementWithMinValues) er
 }
 
 // validateRequirements checks a requirement list and each entry.
-func validateRequirements(p *field.Path, reqs []NodeSelectorRequirementWithMinValues) field.ErrorList {
-	var errs field.ErrorList
+func validateRequirements(p *field.Path, reqs []NodeSelectorRequirementWithMinValues) []*FieldError {
+	var errs []*FieldError
 	if len(reqs) > MaxRequirements {
-		errs = append(errs, field.TooMany(p, len(reqs), MaxRequirements))
+		errs = append(errs, tooMany(p, len(reqs), MaxRequirements))
 	}
 	for i, r := range reqs {
 		errs = append(errs, validateRequirement(p.Index(i), r)...)
@@ -45,7 +45,7 @@ func validateRequirements(p *field.Path, reqs []NodeSelectorRequirementWithMinVa
 	return errs
 }
 
-func validateRequirement(p *field.Path, r NodeSelectorRequirementWithMinValues) field.ErrorList {
+func validateRequirement(p *field.Path, r NodeSelectorRequirementWithMinValues) []*FieldError {
 	errs := validateLabelKey(p.Child("key"), r.Key, useRequirement)
 	op := string(r.Operator)
 	if op == "" {
@@ -61,19 +61,19 @@ func validateRequirement(p *field.Path, r NodeSelectorRequirementWithMinValues) 
 
 // validateValueCount applies the per-operator rules: In needs values, Exists and DoesNotExist take
 // none, the numeric operators take exactly one non-negative integer.
-func validateValueCount(p *field.Path, r NodeSelectorRequirementWithMinValues) field.ErrorList {
+func validateValueCount(p *field.Path, r NodeSelectorRequirementWithMinValues) []*FieldError {
 	switch r.Operator {
 	case corev1.NodeSelectorOpIn:
 		if len(r.Values) == 0 {
-			return field.ErrorList{invalid(p, values(r), "operator In needs at least one value")}
+			return []*FieldError{invalid(p, values(r), "operator In needs at least one value")}
 		}
 	case corev1.NodeSelectorOpExists, corev1.NodeSelectorOpDoesNotExist:
 		if len(r.Values) > 0 {
-			return field.ErrorList{invalid(p, values(r), "operator %s takes no values", r.Operator)}
+			return []*FieldError{invalid(p, values(r), "operator %s takes no values", r.Operator)}
 		}
 	case corev1.NodeSelectorOpGt, corev1.NodeSelectorOpLt, NodeSelectorOpGte, NodeSelectorOpLte:
 		if len(r.Values) != 1 || !isNonNegativeInteger(r.Values[0]) {
-			return field.ErrorList{invalid(p, values(r), "operator %s needs exactly one non-negative integer", r.Operator)}
+			return []*FieldError{invalid(p, values(r), "operator %s needs exactly one non-negative integer", r.Operator)}
 		}
 	}
 	return nil
@@ -98,8 +98,8 @@ func isNonNegativeInteger(s string) bool {
 
 // validateRequirementValues checks each value's syntax and, for In, that it is one a well-known key
 // can take. NotIn may name anything: excluding an impossible value is harmless.
-func validateRequirementValues(p *field.Path, r NodeSelectorRequirementWithMinValues) field.ErrorList {
-	var errs field.ErrorList
+func validateRequirementValues(p *field.Path, r NodeSelectorRequirementWithMinValues) []*FieldError {
+	var errs []*FieldError
 	for i, v := range r.Values {
 		key := r.Key
 		if r.Operator != corev1.NodeSelectorOpIn {
@@ -111,7 +111,7 @@ func validateRequirementValues(p *field.Path, r NodeSelectorRequirementWithMinVa
 }
 
 // validateMinValues checks minValues is 1-50 and, for In, no more than the values offered.
-func validateMinValues(p *field.Path, r NodeSelectorRequirementWithMinValues) field.ErrorList {
+func validateMinValues(p *field.Path, r NodeSelectorRequirementWithMinValues) []*FieldError {
 	if r.MinValues == nil {
 		return nil
 	}
@@ -120,7 +120,7 @@ func validateMinValues(p *field.Path, r NodeSelectorRequirementWithMinValues) fi
 		return errs
 	}
 	if r.Operator == corev1.NodeSelectorOpIn && *r.MinValues > len(r.Values) {
-		return field.ErrorList{invalid(mp, *r.MinValues, "cannot exceed the %d values listed", len(r.Values))}
+		return []*FieldError{invalid(mp, *r.MinValues, "cannot exceed the %d values listed", len(r.Values))}
 	}
 	return nil
 }

@@ -71,9 +71,9 @@ type budgets struct {
 func newBudgets(in *Input, cands []*candidate) (*budgets, error) {
 	switch {
 	case in == nil:
-		return nil, inputErr("Input", "nil", "the input is required")
+		return nil, inputErr("Input", nil, "is nil: the input is required")
 	case in.Now.IsZero():
-		return nil, inputErr("Now", "0001-01-01T00:00:00Z", "the decision time is required")
+		return nil, inputErr("Now", in.Now, "the decision time is required")
 	}
 	total, disrupting := countPoolNodes(in.Nodes)
 	b := &budgets{pools: make(map[string]*poolBudget, len(in.NodePools))}

@@ -2,10 +2,8 @@ package consolidation
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -19,29 +17,12 @@ import (
 )
 
 // ErrInvalidInput classifies every error about the Input itself; test with errors.Is. errors.As
-// with *InputError gives the field.
+// with *api.FieldError gives the field (a Go path into Input, e.g. "Nodes[3].Node") and its value.
 var ErrInvalidInput = api.InvalidClass("consolidation: invalid input")
 
-// InputError names the field of the Input that cannot be decided on, and its value.
-type InputError struct {
-	// Field is the Go path into Input, e.g. "Nodes[3].Node".
-	Field string
-	Value string
-	Err   error
-}
-
-func (e *InputError) Error() string {
-	return fmt.Sprintf("consolidation: invalid input: %s = %s: %v", e.Field, e.Value, e.Err)
-}
-
-// Unwrap returns the cause.
-func (e *InputError) Unwrap() error { return e.Err }
-
-// Is makes errors.Is(err, ErrInvalidInput) and errors.Is(err, api.ErrInvalid) hold.
-func (e *InputError) Is(target error) bool { return errors.Is(ErrInvalidInput, target) }
-
-func inputErr(field, value, format string, args ...any) error {
-	return &InputError{Field: field, Value: value, Err: fmt.Errorf(format, args...)}
+// inputErr is an *api.FieldError of class ErrInvalidInput; value is nil for a missing entry.
+func inputErr(field string, value any, format string, args ...any) error {
+	return api.Invalid(ErrInvalidInput, "", field, value, format, args...)
 }
 
 // poolInfo is what collect looks up once per NodePool.
@@ -89,13 +70,13 @@ func collect(in *Input) (cands []*candidate, skipped []Blocked, err error) {
 // validate rejects what collect would have to dereference or could not tell apart.
 func validate(in *Input) error {
 	if in == nil {
-		return inputErr("Input", "nil", "the input is required")
+		return inputErr("Input", nil, "is nil: the input is required")
 	}
 	if in.Now.IsZero() {
-		return inputErr("Now", "0001-01-01T00:00:00Z", "the decision time is required")
+		return inputErr("Now", in.Now, "the decision time is required")
 	}
 	if f := in.Options.MinReplaceSavings; !(f >= 0 && f < 1) {
-		return inputErr("Options.MinReplaceSavings", strconv.FormatFloat(f, 'g', -1, 64), "want a fraction in [0, 1), such as 0.1 for 10 %%")
+		return inputErr("Options.MinReplaceSavings", f, "want a fraction in [0, 1), such as 0.1 for 10 %%")
 	}
 	if err := validateNodes(in.Nodes); err != nil {
 		return err
@@ -105,7 +86,7 @@ func validate(in *Input) error {
 	}
 	for i, nc := range in.NodeClasses {
 		if nc == nil {
-			return inputErr(fmt.Sprintf("NodeClasses[%d]", i), "nil", "every node class must be set")
+			return inputErr(fmt.Sprintf("NodeClasses[%d]", i), nil, "is nil: every node class must be set")
 		}
 	}
 	for i, pdb := range in.PodDisruptionBudgets {
@@ -122,18 +103,18 @@ func validate(in *Input) error {
 func validatePDB(i int, pdb *policyv1.PodDisruptionBudget) error {
 	field := fmt.Sprintf("PodDisruptionBudgets[%d]", i)
 	if pdb == nil {
-		return inputErr(field, "nil", "every PodDisruptionBudget must be set")
+		return inputErr(field, nil, "is nil: every PodDisruptionBudget must be set")
 	}
 	spec := &pdb.Spec
 	if spec.MinAvailable != nil && spec.MaxUnavailable != nil {
-		return inputErr(field+".spec", pdb.Namespace+"/"+pdb.Name, "minAvailable and maxUnavailable cannot both be set")
+		return inputErr(field+".spec", nil, "is nil: minAvailable and maxUnavailable cannot both be set (PodDisruptionBudget %s/%s)", pdb.Namespace, pdb.Name)
 	}
 	for name, v := range map[string]*intstr.IntOrString{"minAvailable": spec.MinAvailable, "maxUnavailable": spec.MaxUnavailable} {
 		if v == nil {
 			continue
 		}
 		if n, err := intstr.GetScaledValueFromIntOrPercent(v, 100, true); err != nil || n < 0 {
-			return inputErr(field+".spec."+name, strconv.Quote(v.String()), "want a count such as 1 or a percentage such as 20%% (PodDisruptionBudget %s/%s)", pdb.Namespace, pdb.Name)
+			return inputErr(field+".spec."+name, v.String(), "want a count such as 1 or a percentage such as 20%% (PodDisruptionBudget %s/%s)", pdb.Namespace, pdb.Name)
 		}
 	}
 	return nil
@@ -146,17 +127,17 @@ func validateNodes(nodes []Node) error {
 		field := fmt.Sprintf("Nodes[%d].Node", i)
 		switch {
 		case n.Node == nil:
-			return inputErr(field, "nil", "every node needs its Node")
+			return inputErr(field, nil, "is nil: every node needs its Node")
 		case n.Node.Name == "":
-			return inputErr(field+".metadata.name", `""`, "every node needs a name")
+			return inputErr(field+".metadata.name", "", "every node needs a name")
 		}
 		if j, dup := seen[n.Node.Name]; dup {
-			return inputErr(field+".metadata.name", strconv.Quote(n.Node.Name), "the same name as Nodes[%d]", j)
+			return inputErr(field+".metadata.name", n.Node.Name, "the same name as Nodes[%d]", j)
 		}
 		seen[n.Node.Name] = i
 		for j, p := range n.Pods {
 			if p == nil {
-				return inputErr(fmt.Sprintf("Nodes[%d].Pods[%d]", i, j), "nil", "every pod of node %q must be set", n.Node.Name)
+				return inputErr(fmt.Sprintf("Nodes[%d].Pods[%d]", i, j), nil, "is nil: every pod of node %q must be set", n.Node.Name)
 			}
 		}
 	}
@@ -169,17 +150,17 @@ func validatePools(pools []provisioner.NodePoolInput) error {
 		field := fmt.Sprintf("NodePools[%d].NodePool", i)
 		switch {
 		case p.NodePool == nil:
-			return inputErr(field, "nil", "every pool entry needs its NodePool")
+			return inputErr(field, nil, "is nil: every pool entry needs its NodePool")
 		case p.NodePool.Name == "":
-			return inputErr(field+".metadata.name", `""`, "every NodePool needs a name")
+			return inputErr(field+".metadata.name", "", "every NodePool needs a name")
 		}
 		if j, dup := seen[p.NodePool.Name]; dup {
-			return inputErr(field+".metadata.name", strconv.Quote(p.NodePool.Name), "the same name as NodePools[%d]", j)
+			return inputErr(field+".metadata.name", p.NodePool.Name, "the same name as NodePools[%d]", j)
 		}
 		seen[p.NodePool.Name] = i
 		for j, it := range p.InstanceTypes {
 			if it == nil {
-				return inputErr(fmt.Sprintf("NodePools[%d].InstanceTypes[%d]", i, j), "nil", "every instance type of NodePool %q must be set", p.NodePool.Name)
+				return inputErr(fmt.Sprintf("NodePools[%d].InstanceTypes[%d]", i, j), nil, "is nil: every instance type of NodePool %q must be set", p.NodePool.Name)
 			}
 		}
 	}

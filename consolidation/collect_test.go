@@ -26,24 +26,24 @@ func TestCollectValidation(t *testing.T) {
 		change func(in *Input)
 		want   string
 	}{
-		{"no decision time", func(in *Input) { in.Now = time.Time{} }, "Now = 0001-01-01T00:00:00Z"},
-		{"nil Node", func(in *Input) { in.Nodes = append(in.Nodes, Node{}) }, "Nodes[1].Node = nil"},
-		{"unnamed node", func(in *Input) { in.Nodes[0].Node.Name = "" }, `Nodes[0].Node.metadata.name = ""`},
+		{"no decision time", func(in *Input) { in.Now = time.Time{} }, "Now: the decision time is required, got \"0001-01-01 00:00:00 +0000 UTC\""},
+		{"nil Node", func(in *Input) { in.Nodes = append(in.Nodes, Node{}) }, "Nodes[1].Node: is nil"},
+		{"unnamed node", func(in *Input) { in.Nodes[0].Node.Name = "" }, `Nodes[0].Node.metadata.name: every node needs a name, got ""`},
 		{"duplicate node", func(in *Input) { in.Nodes = append(in.Nodes, in.Nodes[0]) },
-			`Nodes[1].Node.metadata.name = "n1": the same name as Nodes[0]`},
-		{"nil pod", func(in *Input) { in.Nodes[0].Pods = append(in.Nodes[0].Pods, nil) }, "Nodes[0].Pods[1] = nil"},
+			`Nodes[1].Node.metadata.name: the same name as Nodes[0], got "n1"`},
+		{"nil pod", func(in *Input) { in.Nodes[0].Pods = append(in.Nodes[0].Pods, nil) }, "Nodes[0].Pods[1]: is nil"},
 		{"nil NodePool", func(in *Input) { in.NodePools = append(in.NodePools, provisioner.NodePoolInput{}) },
-			"NodePools[1].NodePool = nil"},
-		{"unnamed NodePool", func(in *Input) { in.NodePools[0].NodePool.Name = "" }, `NodePools[0].NodePool.metadata.name = ""`},
+			"NodePools[1].NodePool: is nil"},
+		{"unnamed NodePool", func(in *Input) { in.NodePools[0].NodePool.Name = "" }, `NodePools[0].NodePool.metadata.name: every NodePool needs a name, got ""`},
 		{"duplicate NodePool", func(in *Input) { in.NodePools = append(in.NodePools, in.NodePools[0]) },
-			`NodePools[1].NodePool.metadata.name = "p": the same name as NodePools[0]`},
+			`NodePools[1].NodePool.metadata.name: the same name as NodePools[0], got "p"`},
 		{"nil instance type", func(in *Input) { in.NodePools[0].InstanceTypes = append(in.NodePools[0].InstanceTypes, nil) },
-			"NodePools[0].InstanceTypes[1] = nil"},
-		{"nil node class", func(in *Input) { in.NodeClasses = append(in.NodeClasses, nil) }, "NodeClasses[1] = nil"},
-		{"nil PDB", func(in *Input) { in.PodDisruptionBudgets = append(in.PodDisruptionBudgets, nil) }, "PodDisruptionBudgets[0] = nil"},
-		{"MinReplaceSavings 1", func(in *Input) { in.Options.MinReplaceSavings = 1 }, "Options.MinReplaceSavings = 1: want a fraction in [0, 1)"},
-		{"MinReplaceSavings negative", func(in *Input) { in.Options.MinReplaceSavings = -0.1 }, "Options.MinReplaceSavings = -0.1"},
-		{"MinReplaceSavings NaN", func(in *Input) { in.Options.MinReplaceSavings = math.NaN() }, "Options.MinReplaceSavings = NaN"},
+			"NodePools[0].InstanceTypes[1]: is nil"},
+		{"nil node class", func(in *Input) { in.NodeClasses = append(in.NodeClasses, nil) }, "NodeClasses[1]: is nil"},
+		{"nil PDB", func(in *Input) { in.PodDisruptionBudgets = append(in.PodDisruptionBudgets, nil) }, "PodDisruptionBudgets[0]: is nil"},
+		{"MinReplaceSavings 1", func(in *Input) { in.Options.MinReplaceSavings = 1 }, "Options.MinReplaceSavings: want a fraction in [0, 1), such as 0.1 for 10 %, got 1"},
+		{"MinReplaceSavings negative", func(in *Input) { in.Options.MinReplaceSavings = -0.1 }, "Options.MinReplaceSavings: want a fraction in [0, 1), such as 0.1 for 10 %, got -0.1"},
+		{"MinReplaceSavings NaN", func(in *Input) { in.Options.MinReplaceSavings = math.NaN() }, "Options.MinReplaceSavings: want a fraction in [0, 1), such as 0.1 for 10 %, got NaN"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,7 +51,7 @@ func TestCollectValidation(t *testing.T) {
 			tt.change(in)
 			_, _, err := collect(in)
 			require.ErrorIs(t, err, ErrInvalidInput)
-			var ie *InputError
+			var ie *api.FieldError
 			require.True(t, errors.As(err, &ie))
 			assert.Contains(t, err.Error(), tt.want)
 		})

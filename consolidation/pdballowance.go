@@ -9,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/napkit/napkit/api"
 )
 
 // AllowanceSource says where a PDB's allowance was read from.
@@ -61,11 +63,11 @@ const disruptedPodTimeout = 2 * time.Minute
 // each wrapping ErrInvalidInput.
 func PDBAllowance(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, now time.Time) (int, AllowanceSource, error) {
 	if pdb == nil {
-		return 0, "", inputErr("PodDisruptionBudget", "nil", "the PodDisruptionBudget is required")
+		return 0, "", inputErr("PodDisruptionBudget", nil, "is nil: the PodDisruptionBudget is required")
 	}
 	sel, err := metav1.LabelSelectorAsSelector(pdb.Spec.Selector)
 	if err != nil {
-		return 0, "", inputErr(pdbField(pdb, "spec.selector"), fmt.Sprint(pdb.Spec.Selector), "%w", err)
+		return 0, "", pdbErr(pdb, "spec.selector", pdb.Spec.Selector, "%w", err)
 	}
 	var matched []*corev1.Pod
 	for _, pod := range pods {
@@ -125,7 +127,7 @@ func desiredHealthy(pdb *policyv1.PodDisruptionBudget, matched []*corev1.Pod) (e
 func scaled(pdb *policyv1.PodDisruptionBudget, field string, v *intstr.IntOrString, total int) (int, error) {
 	n, err := intstr.GetScaledValueFromIntOrPercent(v, total, true)
 	if err != nil {
-		return 0, inputErr(pdbField(pdb, field), v.String(), "want a count such as 1 or a percentage such as 20%%: %w", err)
+		return 0, pdbErr(pdb, field, v.String(), "want a count such as 1 or a percentage such as 20%%: %w", err)
 	}
 	return n, nil
 }
@@ -166,7 +168,8 @@ func podIsReady(pod *corev1.Pod) bool {
 	return false
 }
 
-// pdbField names a field of the PDB for errors.
-func pdbField(pdb *policyv1.PodDisruptionBudget, field string) string {
-	return fmt.Sprintf("PodDisruptionBudget %s/%s %s", pdb.Namespace, pdb.Name, field)
+// pdbErr is an input error about a field of the PDB, which it names as the object.
+func pdbErr(pdb *policyv1.PodDisruptionBudget, field string, value any, format string, args ...any) error {
+	object := fmt.Sprintf("PodDisruptionBudget %s/%s", pdb.Namespace, pdb.Name)
+	return api.Invalid(ErrInvalidInput, object, field, value, format, args...)
 }

@@ -112,7 +112,7 @@ func TestPDBAllowance(t *testing.T) {
 		{"other namespaces and labels do not count", pdbFor("web", minAvail(intstr.FromInt32(0))), other, 0, AllowanceComputed, ""},
 		{"a pod evicted a minute ago is not healthy", pdbFor("web", minAvail(intstr.FromInt32(2)), disrupted(now.Add(-time.Minute))), recent, 1, AllowanceComputed, ""},
 		{"an eviction older than two minutes is forgotten", pdbFor("web", minAvail(intstr.FromInt32(2)), disrupted(now.Add(-3*time.Minute))), recent, 2, AllowanceComputed, ""},
-		{"a bad percentage is an error", pdbFor("web", maxUnavail(intstr.FromString("many"))), appPods("web", 3, 3), 0, "", `PodDisruptionBudget default/pdb-web spec.maxUnavailable = many`},
+		{"a bad percentage is an error", pdbFor("web", maxUnavail(intstr.FromString("many"))), appPods("web", 3, 3), 0, "", `PodDisruptionBudget default/pdb-web: spec.maxUnavailable: want a count such as 1 or a percentage such as 20%: invalid value for IntOrString: invalid type: string is not a percentage, got "many"`},
 		{"a bad selector is an error", pdbFor("web", func(p *policyv1.PodDisruptionBudget) {
 			p.Spec.Selector.MatchExpressions = []metav1.LabelSelectorRequirement{{Key: "app", Operator: "Near"}}
 		}), nil, 0, "", "spec.selector"},

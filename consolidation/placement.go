@@ -3,7 +3,6 @@ package consolidation
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -24,13 +23,13 @@ func checkPlacementLabels(in *Input, pools map[string]*poolInfo) error {
 		}
 		field := func(key string) string { return fmt.Sprintf("Nodes[%d].Node.metadata.labels[%s]", i, key) }
 		if zone := nodeLabel(n.Labels, api.LabelZone); zone != "" && !p.zones.Has(zone) {
-			return inputErr(field(api.LabelZone), strconv.Quote(zone), "node %s: no instance type of NodePool %s is offered in that zone; the region's zones are %s",
+			return inputErr(field(api.LabelZone), zone, "node %s: no instance type of NodePool %s is offered in that zone; the region's zones are %s",
 				n.Name, p.pool.Name, strings.Join(slices.Sorted(slices.Values(p.zones.UnsortedList())), ", "))
 		}
 		switch ct := n.Labels[api.LabelCapacityType]; ct {
 		case "", api.CapacityTypeOnDemand, api.CapacityTypeSpot:
 		default:
-			return inputErr(field(api.LabelCapacityType), strconv.Quote(ct), "node %s: want %s or %s", n.Name, api.CapacityTypeOnDemand, api.CapacityTypeSpot)
+			return inputErr(field(api.LabelCapacityType), ct, "node %s: want %s or %s", n.Name, api.CapacityTypeOnDemand, api.CapacityTypeSpot)
 		}
 	}
 	return nil

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	"github.com/napkit/napkit/api"
 )
 
@@ -48,6 +50,16 @@ func (e *DocumentError) Unwrap() error { return e.Err }
 // decodeErr wraps a message in ErrDecode.
 func decodeErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrDecode, fmt.Sprintf(format, args...))
+}
+
+// badField is a value that does not decode, as the one error type for bad input: the class is
+// ErrDecode (not api.ErrInvalid: nothing was validated yet), and the path "" for the whole document.
+func badField(path *field.Path, value any, reason string) *api.FieldError {
+	name := ""
+	if path != nil {
+		name = path.String()
+	}
+	return &api.FieldError{Kind: ErrDecode, Field: name, Value: value, Reason: reason}
 }
 
 // typeError rewrites a JSON type mismatch as "field.path: cannot decode X as T"; the JSON package's

@@ -53,12 +53,12 @@ func TestDecodeErrors(t *testing.T) {
 		name:     "wrong type",
 		input:    strings.Replace(pool, "values: [amd64]", "values: [1]", 1),
 		sentinel: ErrDecode,
-		want:     `test.yaml document 1 (line 1) NodePool "general": cannot decode: spec.template.spec.requirements[0].values[0]: Invalid value: 1: want string`,
+		want:     `test.yaml document 1 (line 1) NodePool "general": cannot decode: spec.template.spec.requirements[0].values[0]: want string, got 1`,
 	}, {
 		name:     "bad duration",
 		input:    pool + "      expireAfter: 1.5h\n",
 		sentinel: ErrDecode,
-		want:     `test.yaml document 1 (line 1) NodePool "general": cannot decode: spec.template.spec.expireAfter: Invalid value: "1.5h": cannot unmarshal "1.5h" (want whole s, m or h units such as 30s, 10m, 1h30m, or "Never") into Go value of type api.NillableDuration`,
+		want:     `test.yaml document 1 (line 1) NodePool "general": cannot decode: spec.template.spec.expireAfter: cannot unmarshal "1.5h" (want whole s, m or h units such as 30s, 10m, 1h30m, or "Never") into Go value of type api.NillableDuration, got "1.5h"`,
 	}, {
 		name:     "validation error",
 		input:    pool + "        - {key: karpenter.sh/capacity-type, operator: In, values: [foo]}\n",

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/napkit/napkit/api"
 )
 
 // maxExponentDigits and maxMantissaDigits bound a number in a quantity: resource.ParseQuantity takes
@@ -27,7 +29,7 @@ var hugeNumberValue = regexp.MustCompile(`^[+-]?([0-9.]+[eE][-+]?[0-9]{4,}|[0-9.
 // checkExponents refuses a document holding a number, or a string that reads as one, with an exponent
 // of four digits or more or more than 64 digits, before it reaches a quantity's parser. Where such text cannot be a quantity
 // (metadata, environment values, command lines) it is left alone.
-func checkExponents(data []byte) *field.Error {
+func checkExponents(data []byte) *api.FieldError {
 	if !mayHoldHugeNumber(data) {
 		return nil
 	}
@@ -76,7 +78,7 @@ func mayHoldHugeNumber(data []byte) bool {
 	return false
 }
 
-func findHugeExponent(v any, path *field.Path) *field.Error {
+func findHugeExponent(v any, path *field.Path) *api.FieldError {
 	switch t := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(t))
@@ -106,10 +108,10 @@ func findHugeExponent(v any, path *field.Path) *field.Error {
 	return nil
 }
 
-func hugeExponentError(s string, path *field.Path) *field.Error {
+func hugeExponentError(s string, path *field.Path) *api.FieldError {
 	if !hugeNumberValue.MatchString(s) {
 		return nil
 	}
-	return field.Invalid(path, truncate(s), "a number with an exponent of "+strconv.Itoa(maxExponentDigits+1)+
+	return badField(path, truncate(s), "a number with an exponent of "+strconv.Itoa(maxExponentDigits+1)+
 		" digits or more, or more than "+strconv.Itoa(maxMantissaDigits)+" digits, is not a quantity napkit reads")
 }

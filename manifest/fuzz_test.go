@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
@@ -86,7 +85,7 @@ func FuzzObjectDecode(f *testing.F) {
 		set, err := Decode(bytes.NewReader(data), "fuzz.yaml")
 		if err != nil {
 			checkError(t, err)
-			var fe *field.Error
+			var fe *api.FieldError
 			if errors.As(err, &fe) && !strings.HasPrefix(fe.Field, "spec") {
 				t.Fatalf("field error outside spec: %v", err)
 			}

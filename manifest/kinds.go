@@ -119,7 +119,7 @@ func validatePodResources(obj runtime.Object) error {
 		return nil
 	}
 	if fe := api.NegativePodResource(spec, path); fe != nil {
-		return &api.ValidationError{Errors: field.ErrorList{fe}}
+		return &api.ValidationError{Errors: []*api.FieldError{fe}}
 	}
 	return nil
 }

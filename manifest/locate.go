@@ -14,6 +14,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
+
+	"github.com/napkit/napkit/api"
 )
 
 // maxValueLen bounds how much of a bad value an error quotes: enough to recognise it, never a whole
@@ -22,14 +24,13 @@ const maxValueLen = 80
 
 // locateBadValue finds the deepest part of data that does not decode into a value of type t, and
 // returns it as a field error with its path and value: a quantity "abc" in a Deployment becomes
-// `spec.template.spec.containers[0].resources.requests.cpu: Invalid value: "abc": quantities must
-// match ...`. The JSON package itself reports neither the path nor the value of an error raised by a
+// `spec.template.spec.containers[0].resources.requests.cpu: quantities must match ..., got "abc"`. The JSON package itself reports neither the path nor the value of an error raised by a
 // type's own UnmarshalJSON (resource.Quantity, metav1.Time, intstr.IntOrString, ...).
 //
 // It walks the JSON beside the Go type: for an object, each key against the struct field (or map
 // element) it fills; for an array, each element. The first piece that fails alone and whose parts all
 // decode is the culprit. nil means every piece decodes, so the failure is not about one value.
-func locateBadValue(data []byte, t reflect.Type, path *field.Path) *field.Error {
+func locateBadValue(data []byte, t reflect.Type, path *field.Path) *api.FieldError {
 	err := decodeLenient(data, t)
 	if err == nil {
 		return nil
@@ -42,7 +43,7 @@ func locateBadValue(data []byte, t reflect.Type, path *field.Path) *field.Error 
 			return inner
 		}
 	}
-	return field.Invalid(path, badValue(data), leafDetail(err))
+	return badField(path, badValue(data), leafDetail(err))
 }
 
 // leafDetail says why a leaf value does not decode: the wanted type for a type mismatch, else the
@@ -56,7 +57,7 @@ func leafDetail(err error) string {
 }
 
 // locateInside recurses into the keys or elements of data.
-func locateInside(data []byte, t reflect.Type, path *field.Path) *field.Error {
+func locateInside(data []byte, t reflect.Type, path *field.Path) *api.FieldError {
 	switch t.Kind() {
 	case reflect.Struct:
 		var obj map[string]json.RawMessage

@@ -45,7 +45,7 @@ type Object struct {
 //	seed.yaml document 3 (line 40) Deployment default/web: cannot decode:
 //	spec.template.spec.containers[0].resources.requests.cpu: Invalid value: "abc": quantities must match ...
 //
-// The error is a *DocumentError wrapping ErrDecode and, for a bad value, a *field.Error.
+// The error is a *DocumentError wrapping ErrDecode and, for a bad value, an *api.FieldError of class ErrDecode.
 //
 // An object of DefaultKinds was decoded when read; decoding it into its own type again copies that
 // value (a deep copy: callers may modify it).

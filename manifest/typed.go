@@ -16,12 +16,12 @@ import (
 // package alone names neither for an error raised by a type's own UnmarshalJSON, such as a quantity.
 func decodeStrict(data []byte, v any) error {
 	if fe := checkExponents(data); fe != nil {
-		return fmt.Errorf("%w: %w", ErrDecode, fe)
+		return fe
 	}
 	strict, err := sigsjson.UnmarshalStrict(data, v)
 	if err != nil {
 		if fe := locateBadValue(data, reflect.TypeOf(v).Elem(), nil); fe != nil {
-			return fmt.Errorf("%w: %w", ErrDecode, fe)
+			return fe
 		}
 		return typeError(err)
 	}

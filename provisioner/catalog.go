@@ -229,7 +229,7 @@ func validateNodePool(np *api.NodePool, index int) (requirements.Requirements, e
 	for i, r := range np.Spec.Template.Spec.Requirements {
 		path := fmt.Sprintf("spec.template.spec.requirements[%d]", i)
 		if err := api.ValidateRequirement(path, r); err != nil {
-			return nil, &InputError{Object: object, Field: path, Err: err}
+			return nil, api.Invalid(ErrInvalidInput, object, path, nil, "%w", err)
 		}
 	}
 	for name, q := range np.Spec.Limits {

@@ -27,8 +27,8 @@ func (e *engine) compileClass(c *podClass) error {
 		return nil
 	}
 	alts, err := e.nodeAlternatives(&pod.Spec, object, "spec")
-	var ie *InputError
-	if errors.As(err, &ie) && errors.Is(ie.Err, errUnsupported) {
+	var ie *api.FieldError
+	if errors.As(err, &ie) && errors.Is(err, errUnsupported) {
 		c.pre, c.preMsg = CodeUnsupported, "node affinity term uses matchFields ("+ie.Field+"), which node provisioning cannot plan for"
 		return nil
 	}

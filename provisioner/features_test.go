@@ -116,9 +116,9 @@ func TestInvalidInput(t *testing.T) {
 		"in-flight pool": {InFlight: []InFlightClaim{{Name: "c", NodePool: "missing"}}},
 	} {
 		_, err := Solve(in)
-		var ie *InputError
+		var ie *api.FieldError
 		if !errors.Is(err, ErrInvalidInput) || !errors.As(err, &ie) || ie.Object == "" {
-			t.Errorf("%s: got %v, want an InputError", name, err)
+			t.Errorf("%s: got %v, want an *api.FieldError", name, err)
 		}
 	}
 }

@@ -14,5 +14,6 @@ func negativeRequest(object string, pod *corev1.Pod) error {
 	if fe == nil {
 		return nil
 	}
-	return inputErr(object, fe.Field, "%s, got %q", fe.Detail, fe.BadValue)
+	fe.Kind, fe.Object = ErrInvalidInput, object
+	return fe
 }

@@ -133,7 +133,7 @@ func podNamesOf(pods []*podInfo) []string {
 func ptrTo[T any](v T) *T { return &v }
 
 // TestSimulatorErrors checks that the Simulator's own input errors speak the package's one error
-// type: *InputError naming the object and the field, classified as invalid input.
+// type: *api.FieldError naming the object and the field, classified as invalid input.
 func TestSimulatorErrors(t *testing.T) {
 	n1 := node("n1", "test-zone-1", "4", "16Gi")
 	pools := []NodePoolInput{phasePool("p", m4)}
@@ -160,7 +160,7 @@ func TestSimulatorErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.run()
-			var ie *InputError
+			var ie *api.FieldError
 			require.ErrorAs(t, err, &ie)
 			assert.True(t, errors.Is(err, ErrInvalidInput))
 			assert.Contains(t, err.Error(), tc.want)

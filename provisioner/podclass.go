@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/requirements"
 )
 
@@ -122,14 +123,14 @@ func (e *engine) nodeAlternatives(spec *corev1.PodSpec, object, path string) ([]
 	for i, t := range terms {
 		field := fmt.Sprintf("%s.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[%d]", path, i)
 		if len(t.MatchFields) > 0 {
-			return nil, &InputError{Object: object, Field: field + ".matchFields", Err: errUnsupported}
+			return nil, api.Invalid(ErrInvalidInput, object, field+".matchFields", nil, "%w", errUnsupported)
 		}
 		if len(t.MatchExpressions) == 0 {
 			continue
 		}
 		rs, err := termRequirements(t)
 		if err != nil {
-			return nil, &InputError{Object: object, Field: field, Err: err}
+			return nil, api.Invalid(ErrInvalidInput, object, field, nil, "%w", err)
 		}
 		alts = append(alts, merged(base, rs))
 	}

@@ -17,7 +17,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/consolidation"
@@ -356,15 +355,15 @@ func libraryManifestRows() []badInput {
 		{name: "manifest.Decode v1beta1", call: decode("apiVersion: karpenter.sh/v1beta1\nkind: NodeClaim\nmetadata: {name: c}\n"),
 			is: manifest.ErrUnsupportedVersion, as: new(*manifest.DocumentError),
 			want: []string{"lib.yaml document 1 (line 1)", `NodeClaim "c"`, `"karpenter.sh/v1beta1"`}},
-		{name: "manifest.Decode quantity", call: decode(deploymentJSON), is: manifest.ErrDecode, as: new(*field.Error),
+		{name: "manifest.Decode quantity", call: decode(deploymentJSON), is: manifest.ErrDecode, as: new(*api.FieldError),
 			want: []string{"lib.yaml document 1", "Deployment \"web\"", "spec.template.spec.containers[0].resources.requests.cpu", `"abc"`}},
 		{name: "manifest.Decode negative overhead", call: decode("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {overhead: {memory: -1Mi}}\n"),
-			is: api.ErrInvalid, as: new(*field.Error), want: []string{"lib.yaml document 1", "spec.overhead.memory", `"-1Mi"`}},
+			is: api.ErrInvalid, as: new(*api.FieldError), want: []string{"lib.yaml document 1", "spec.overhead.memory", `"-1Mi"`}},
 		{name: "manifest.Decode wrong type", call: decode("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: {name: x}}\n"),
-			is: manifest.ErrDecode, as: new(*field.Error), want: []string{"lib.yaml document 1", "spec.containers", `{"name":"x"}`}},
+			is: manifest.ErrDecode, as: new(*api.FieldError), want: []string{"lib.yaml document 1", "spec.containers", `{"name":"x"}`}},
 		{name: "manifest.DecodeFiles empty directory", is: manifest.ErrNoObjects, want: []string{"no *.yaml"},
 			call: func(t *testing.T) error { _, err := manifest.DecodeFiles(t.TempDir()); return err }},
-		{name: "manifest.Object.Decode", is: manifest.ErrDecode, as: new(*field.Error),
+		{name: "manifest.Object.Decode", is: manifest.ErrDecode, as: new(*api.FieldError),
 			want: []string{"x.yaml document 4 (line 9)", "spec.template.spec.containers[0].resources.requests.cpu", `"abc"`},
 			call: func(*testing.T) error {
 				obj := manifest.Object{Kind: manifest.Kind{APIVersion: "apps/v1", Kind: "Deployment"}, Name: "web",
@@ -442,10 +441,10 @@ func librarySolveRows(t *testing.T) []badInput {
 		}
 	}
 	return []badInput{
-		{name: "provisioner.Solve negative request", is: provisioner.ErrInvalidInput, as: new(*provisioner.InputError),
+		{name: "provisioner.Solve negative request", is: provisioner.ErrInvalidInput, as: new(*api.FieldError),
 			want: []string{"Pod default/p", "spec.containers[0].resources.requests.cpu", "container app", `"-1"`},
 			call: solve(func(in *provisioner.Input) { in.Pods = []*corev1.Pod{podRequesting("-1")} })},
-		{name: "provisioner.Solve maxSkew", is: provisioner.ErrInvalidInput, as: new(*provisioner.InputError),
+		{name: "provisioner.Solve maxSkew", is: provisioner.ErrInvalidInput, as: new(*api.FieldError),
 			want: []string{"Pod default/p", "maxSkew", "got 0"},
 			call: solve(func(in *provisioner.Input) {
 				in.Pods[0].Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 0, TopologyKey: api.LabelZone,
@@ -481,7 +480,7 @@ func libraryDecideRows(t *testing.T) []badInput {
 	}
 	return []badInput{
 		{name: "consolidation.Decide zone", call: decide(labels("westus2-1", "on-demand"), now), is: consolidation.ErrInvalidInput,
-			as: new(*consolidation.InputError), want: []string{"node n1", "Nodes[0].Node.metadata.labels[topology.kubernetes.io/zone]", `"westus2-1"`}},
+			as: new(*api.FieldError), want: []string{"node n1", "Nodes[0].Node.metadata.labels[topology.kubernetes.io/zone]", `"westus2-1"`}},
 		{name: "consolidation.Decide capacity type", call: decide(labels("eastus-1", "reserved"), now), is: consolidation.ErrInvalidInput,
 			want: []string{"node n1", "metadata.labels[karpenter.sh/capacity-type]", `"reserved"`}},
 		{name: "consolidation.Decide without a time", call: decide(labels("eastus-1", "on-demand"), time.Time{}), is: consolidation.ErrInvalidInput,

@@ -243,7 +243,7 @@ func networkFlagError(err error) error {
 		if !ok {
 			name = fe.Field
 		}
-		msgs = append(msgs, fmt.Sprintf("%s %q: %s", name, fmt.Sprint(fe.BadValue), fe.Detail))
+		msgs = append(msgs, fmt.Sprintf("%s %s: %s", name, fe.ValueString(), fe.Reason))
 	}
 	return &usageError{err: &relabeled{msg: strings.Join(msgs, "; "), err: err}}
 }
