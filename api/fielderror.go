@@ -72,14 +72,16 @@ func (e *FieldError) ValueString() string {
 	return formatValue(e.Value)
 }
 
-// Unwrap returns Kind and the cause, so errors.Is sees the class (and through it ErrInvalid) and
-// whatever Err wraps.
-func (e *FieldError) Unwrap() []error {
-	if e.Err == nil {
-		return []error{e.kind()}
-	}
-	return []error{e.kind(), e.Err}
-}
+// Unwrap returns Kind, so errors.Is sees the class and, through it, ErrInvalid. It returns one
+// error, not a list: code that walks errors.Join trees (interface{ Unwrap() []error }) must see a
+// FieldError as a leaf, not as a join of its class and cause.
+func (e *FieldError) Unwrap() error { return e.kind() }
+
+// Is lets errors.Is reach the cause as well as the class.
+func (e *FieldError) Is(target error) bool { return e.Err != nil && errors.Is(e.Err, target) }
+
+// As lets errors.As reach the cause as well as the class.
+func (e *FieldError) As(target any) bool { return e.Err != nil && errors.As(e.Err, target) }
 
 func (e *FieldError) kind() error {
 	if e.Kind == nil {

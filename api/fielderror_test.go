@@ -82,6 +82,17 @@ func TestFieldErrorIsAs(t *testing.T) {
 	}
 }
 
+// A FieldError is a leaf to code that walks errors.Join trees, as the controller's flag naming does.
+func TestFieldErrorIsNotAJoin(t *testing.T) {
+	var err error = Invalid(errClassA, "", "f", 1, "bad: %w", fs.ErrNotExist)
+	_, isJoin := err.(interface{ Unwrap() []error })
+	assert.False(t, isJoin)
+	var pe *fs.PathError
+	assert.False(t, errors.As(err, &pe), "no PathError in the cause")
+	err = Invalid(errClassA, "", "f", 1, "bad: %w", &fs.PathError{Op: "open", Path: "x", Err: fs.ErrNotExist})
+	assert.True(t, errors.As(err, &pe), "errors.As reaches the cause")
+}
+
 func TestInvalidKeepsReasonAndCause(t *testing.T) {
 	fe := Invalid(errClassA, "Options", "Region", "", "want one of %s: %w", "eastus", fs.ErrNotExist)
 	assert.Equal(t, "want one of eastus: file does not exist", fe.Reason)

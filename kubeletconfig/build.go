@@ -50,11 +50,11 @@ type BuildInput struct {
 // no maps or slices with the input. Errors wrap ErrInvalid and name the field.
 func Build(in BuildInput) (*Config, error) {
 	if len(in.Reservation.KubeReserved) == 0 {
-		return nil, invalid("reservation.kubeReserved", "{}", "is empty; compute the reservation with Reserve")
+		return nil, invalid("reservation.kubeReserved", nil, "is empty; compute the reservation with Reserve")
 	}
 	threshold, ok := in.Reservation.EvictionThreshold[corev1.ResourceMemory]
 	if !ok {
-		return nil, invalid("reservation.evictionThreshold", "{}", "has no memory threshold; compute the reservation with Reserve")
+		return nil, invalid("reservation.evictionThreshold", nil, "has no memory threshold; compute the reservation with Reserve")
 	}
 	c := &Config{
 		MaxPods:        in.MaxPods,

@@ -101,9 +101,9 @@ func TestBuildErrors(t *testing.T) {
 		field string
 		value string
 	}{
-		{"empty reservation", BuildInput{MaxPods: 250}, "reservation.kubeReserved", "{}"},
+		{"empty reservation", BuildInput{MaxPods: 250}, "reservation.kubeReserved", ""},
 		{"no eviction threshold", BuildInput{MaxPods: 250, Reservation: Reservation{KubeReserved: r.KubeReserved}},
-			"reservation.evictionThreshold", "{}"},
+			"reservation.evictionThreshold", ""},
 		{"zero maxPods", BuildInput{Reservation: r}, "maxPods", "0"},
 		{"bad DNS", BuildInput{Reservation: r, MaxPods: 250, ClusterDNS: "10.0.0"}, "clusterDNS[0]", "10.0.0"},
 		{"bad domain", BuildInput{Reservation: r, MaxPods: 250, ClusterDomain: "Cluster_Local"}, "clusterDomain", "Cluster_Local"},

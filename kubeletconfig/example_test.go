@@ -69,5 +69,5 @@ func ExampleConfig_Validate() {
 	_, err := kubeletconfig.Build(kubeletconfig.BuildInput{NodeClass: nodeClass, Reservation: r, MaxPods: 250})
 	fmt.Println(err)
 	// Output:
-	// invalid kubelet configuration: spec.kubelet.imageGCLowThresholdPercent: invalid value "90": must be less than imageGCHighThresholdPercent (85; the kubelet defaults are high 85, low 80)
+	// invalid kubelet configuration: spec.kubelet.imageGCLowThresholdPercent: must be less than imageGCHighThresholdPercent (85; the kubelet defaults are high 85, low 80), got 90
 }

@@ -106,14 +106,14 @@ func setIf[T any](ok bool, p **T, v T) {
 	}
 }
 
-// requireNamedFields checks a rejection: ErrInvalid, and every part a *FieldError naming its field.
+// requireNamedFields checks a rejection: ErrInvalid, and every part an *api.FieldError naming its field.
 func requireNamedFields(t *testing.T, err error) {
 	t.Helper()
 	require.ErrorIs(t, err, ErrInvalid)
 	for _, fe := range fieldErrors(t, err) {
 		require.NotEmpty(t, fe.Field)
 		require.Contains(t, fe.Error(), fe.Field)
-		require.Contains(t, fe.Error(), strconv.Quote(fe.Value))
+		require.Contains(t, fe.Error(), fe.ValueString())
 	}
 }
 

@@ -2,6 +2,7 @@ package kubeletconfig
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -65,21 +66,21 @@ func memMiB(t testing.TB, list corev1.ResourceList) int64 {
 	return b / mib
 }
 
-// fieldErrors returns every *FieldError in err's tree (errors.Join included), and fails the test if
+// fieldErrors returns every *api.FieldError in err's tree (errors.Join included), and fails the test if
 // any leaf is not one.
-func fieldErrors(t testing.TB, err error) []*FieldError {
+func fieldErrors(t testing.TB, err error) []*api.FieldError {
 	t.Helper()
-	var out []*FieldError
+	var out []*api.FieldError
 	var walk func(error)
 	walk = func(e error) {
-		var fe *FieldError
+		var fe *api.FieldError
 		if joined, ok := e.(interface{ Unwrap() []error }); ok {
 			for _, inner := range joined.Unwrap() {
 				walk(inner)
 			}
 			return
 		}
-		require.True(t, errors.As(e, &fe), "error %v is not a *FieldError", e)
+		require.True(t, errors.As(e, &fe), "error %v is not an *api.FieldError", e)
 		out = append(out, fe)
 	}
 	walk(err)
@@ -92,7 +93,11 @@ func requireFieldError(t testing.TB, err error, field, value string) {
 	require.ErrorIs(t, err, ErrInvalid)
 	for _, fe := range fieldErrors(t, err) {
 		if fe.Field == field {
-			require.Equal(t, value, fe.Value)
+			got := ""
+			if fe.Value != nil {
+				got = fmt.Sprint(fe.Value)
+			}
+			require.Equal(t, value, got)
 			require.Contains(t, err.Error(), field)
 			require.Contains(t, err.Error(), value)
 			return

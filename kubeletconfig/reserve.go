@@ -31,7 +31,7 @@ type ReservationInput struct {
 // --kube-reserved, --system-reserved and --eviction-hard, so what the scheduler plans with is what
 // the kubelet enforces.
 //
-// Errors are *FieldError wrapping ErrInvalid and name the offending field and value.
+// Errors are *api.FieldError of class ErrInvalid and name the offending field and value.
 func Reserve(in ReservationInput) (Reservation, error) {
 	policy, err := in.validate()
 	if err != nil {

@@ -24,7 +24,7 @@ const (
 
 // Validate checks c against the rules of the AKSNodeClass CRD and of the kubelet itself, so a bad
 // setting fails here instead of leaving a VM whose kubelet never starts. All problems are reported
-// together (errors.Join) in a fixed order; each is a *FieldError wrapping ErrInvalid.
+// together (errors.Join) in a fixed order; each is an *api.FieldError of class ErrInvalid.
 func (c *Config) Validate() error {
 	var errs []error
 	for _, check := range []func() []error{

@@ -148,6 +148,6 @@ func TestValidateReportsEveryProblemInOrder(t *testing.T) {
 
 func TestFieldErrorMessage(t *testing.T) {
 	err := error(invalid("spec.kubelet.imageGCLowThresholdPercent", 90, "must be less than %d", 85))
-	assert.Equal(t, `invalid kubelet configuration: spec.kubelet.imageGCLowThresholdPercent: invalid value "90": must be less than 85`, err.Error())
+	assert.Equal(t, `invalid kubelet configuration: spec.kubelet.imageGCLowThresholdPercent: must be less than 85, got 90`, err.Error())
 	assert.ErrorIs(t, err, ErrInvalid)
 }

@@ -43,7 +43,7 @@ type Object struct {
 // dropped), and a bad value is named by path and value, e.g.
 //
 //	seed.yaml document 3 (line 40) Deployment default/web: cannot decode:
-//	spec.template.spec.containers[0].resources.requests.cpu: Invalid value: "abc": quantities must match ...
+//	spec.template.spec.containers[0].resources.requests.cpu: quantities must match ..., got "abc"
 //
 // The error is a *DocumentError wrapping ErrDecode and, for a bad value, an *api.FieldError of class ErrDecode.
 //
