@@ -31,7 +31,8 @@ func TestInvalidInputVocabulary(t *testing.T) {
 			kubeletconfig.ErrInvalid, `invalid kubelet configuration: maxPods: must be at least 1, got 0`},
 		{"bootstrap", &bootstrap.FieldError{Field: "cluster.apiServer", Value: "x", Reason: "not a URL", Kind: bootstrap.ErrInvalid},
 			bootstrap.ErrInvalid, "cluster.apiServer"},
-		{"imagefamily", imagefamily.ErrInvalid, imagefamily.ErrInvalid, "invalid input"},
+		{"imagefamily", api.Invalid(imagefamily.ErrInvalid, "", "zone", "eastus-9", "no offering there"),
+			imagefamily.ErrInvalid, `invalid input: zone: no offering there, got "eastus-9"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -18,7 +18,7 @@ func ExampleResolveFamily() {
 	// Output:
 	// 1.33.9 Ubuntu2204
 	// 1.34.0 Ubuntu2404
-	// unsupported combination: spec.imageFamily "Windows2022": Windows nodes need provisioning mode aksmachineapi or aksmachineapiheaderbatch; mode aksscriptless cannot bootstrap them
+	// unsupported combination: spec.imageFamily: Windows nodes need provisioning mode aksmachineapi or aksmachineapiheaderbatch; mode aksscriptless cannot bootstrap them, got "Windows2022"
 }
 
 func ExampleSelectDefinition() {

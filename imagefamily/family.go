@@ -85,7 +85,7 @@ func FamilyInputFor(nodeClass *api.AKSNodeClass, kubernetesVersion string, mode 
 }
 
 // ResolveFamily turns the requested family into the release to boot (reference table 5.1). Errors
-// are *Error wrapping ErrInvalid (unknown family or mode, bad version) or ErrUnsupported (a
+// are *api.FieldError of class ErrInvalid (unknown family or mode, bad version) or ErrUnsupported (a
 // combination no image serves); each names the field and says what would work.
 func ResolveFamily(in FamilyInput) (Family, error) {
 	mode, err := in.Mode.Resolve()

@@ -57,9 +57,9 @@ func TestResolveFamily(t *testing.T) {
 				if !errors.Is(err, tt.wantErr) || !strings.Contains(err.Error(), tt.errSubstr) {
 					t.Fatalf("error = %v, want %v containing %q", err, tt.wantErr, tt.errSubstr)
 				}
-				var fe *imagefamily.Error
+				var fe *api.FieldError
 				if !errors.As(err, &fe) || fe.Field == "" {
-					t.Errorf("error %v is not an *Error naming a field", err)
+					t.Errorf("error %v is not an *api.FieldError naming a field", err)
 				}
 				return
 			}

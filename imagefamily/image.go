@@ -77,7 +77,7 @@ func resolveGalleryKind(in ImageInput) (GalleryKind, error) {
 		return CommunityGallery, nil
 	case SharedImageGallery:
 		if in.SIGSubscriptionID == "" {
-			return "", newError(ErrInvalid, "SIG subscription ID", "", "the shared image gallery needs its subscription ID")
+			return "", newError(ErrInvalid, "SIG subscription ID", nil, "the shared image gallery needs its subscription ID")
 		}
 		return SharedImageGallery, nil
 	default:

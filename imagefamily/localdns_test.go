@@ -90,7 +90,7 @@ func TestLocalDNSPerNodeClass(t *testing.T) {
 			}
 			out, err := imagefamily.Generate(in)
 			if tc.errField != "" {
-				var fe *imagefamily.Error
+				var fe *api.FieldError
 				require.True(t, errors.As(err, &fe), "%v", err)
 				assert.Equal(t, tc.errField, fe.Field)
 				assert.ErrorIs(t, err, imagefamily.ErrUnsupported)

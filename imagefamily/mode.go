@@ -22,7 +22,7 @@ func Modes() []Mode {
 }
 
 // Resolve maps "" to ModeScriptless (the default of karpenter-provider-azure) and rejects unknown
-// modes with an *Error wrapping ErrInvalid.
+// modes with an *api.FieldError of class ErrInvalid.
 func (m Mode) Resolve() (Mode, error) {
 	switch m {
 	case "":

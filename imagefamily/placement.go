@@ -33,11 +33,11 @@ type Placement struct {
 // zone or capacity type the NodePool's requirements (and template labels) exclude. Karpenter would
 // never launch such a node, so a payload generated for it would describe nothing real.
 //
-// The error is an *Error wrapping ErrInvalid whose Field is FieldInstanceType, FieldZone or
+// The error is an *api.FieldError of class ErrInvalid whose Field is FieldInstanceType, FieldZone or
 // FieldCapacityType and whose Value is the rejected value.
 func CheckPlacement(p Placement) error {
 	if p.NodePool == nil || p.InstanceType == nil {
-		return newError(ErrInvalid, "placement", "", "a NodePool and an instance type are required")
+		return newError(ErrInvalid, "placement", nil, "a NodePool and an instance type are required")
 	}
 	if err := checkCapacityType(p.CapacityType); err != nil {
 		return err

@@ -47,16 +47,16 @@ type GPUInfo struct {
 func (s NodeShape) validate() error {
 	var errs []error
 	if s.SKUName == "" {
-		errs = append(errs, newError(ErrInvalid, "shape.SKUName", "", "is required"))
+		errs = append(errs, newError(ErrInvalid, "shape.SKUName", nil, "is required"))
 	}
 	if s.Arch != api.ArchAMD64 && s.Arch != api.ArchARM64 {
 		errs = append(errs, newError(ErrInvalid, "shape.Arch", s.Arch, "must be %s or %s", api.ArchAMD64, api.ArchARM64))
 	}
 	if s.VCPUs < 1 {
-		errs = append(errs, newError(ErrInvalid, "shape.VCPUs", "", "must be at least 1"))
+		errs = append(errs, newError(ErrInvalid, "shape.VCPUs", nil, "must be at least 1"))
 	}
 	if math.IsNaN(s.MemoryGiB) || s.MemoryGiB <= 0 {
-		errs = append(errs, newError(ErrInvalid, "shape.MemoryGiB", "", "must be positive"))
+		errs = append(errs, newError(ErrInvalid, "shape.MemoryGiB", nil, "must be positive"))
 	}
 	return errors.Join(errs...)
 }

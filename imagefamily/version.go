@@ -65,7 +65,7 @@ type AvailableVersion struct {
 // ErrNoImageVersion on an empty list.
 func NewestPublished(versions []AvailableVersion) (AvailableVersion, error) {
 	if len(versions) == 0 {
-		return AvailableVersion{}, newError(ErrNoImageVersion, "image versions", "", "the list is empty")
+		return AvailableVersion{}, newError(ErrNoImageVersion, "image versions", nil, "the list is empty")
 	}
 	best := versions[0]
 	for _, v := range versions[1:] {

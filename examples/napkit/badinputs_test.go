@@ -508,7 +508,7 @@ func libraryBootstrapRows(t *testing.T) []badInput {
 	}
 	return []badInput{
 		{name: "imagefamily.CheckPlacement zone", call: check("Standard_D2s_v3", "eastus-9", ""), is: imagefamily.ErrInvalid,
-			as: new(*imagefamily.Error), want: []string{"zone", `"eastus-9"`, "Standard_D2s_v3"}},
+			as: new(*api.FieldError), want: []string{"zone", `"eastus-9"`, "Standard_D2s_v3"}},
 		{name: "imagefamily.CheckPlacement capacity type", call: check("Standard_D2s_v3", "eastus-1", "reserved"), is: imagefamily.ErrInvalid,
 			want: []string{"capacityType", `"reserved"`}},
 		{name: "imagefamily.CheckPlacement family", call: check("Standard_E2s_v3", "eastus-1", "on-demand"), is: imagefamily.ErrInvalid,

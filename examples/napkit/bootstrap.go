@@ -187,12 +187,19 @@ var placementFlags = map[string]string{
 	"kubernetesVersion":           "--kubernetes-version",
 }
 
+// fromImageFamily tells imagefamily's field errors (the only ones placementFlags names) from the
+// bootstrap package's, which share the one error type.
+func fromImageFamily(fe *api.FieldError) bool {
+	return slices.ContainsFunc([]error{imagefamily.ErrInvalid, imagefamily.ErrUnsupported, imagefamily.ErrNoImage,
+		imagefamily.ErrNoImageVersion}, func(class error) bool { return errors.Is(fe.Kind, class) })
+}
+
 // flagError turns an imagefamily error about a placement field into a usage error naming its flag.
 func flagError(err error) error {
-	var ie *imagefamily.Error
-	if errors.As(err, &ie) {
-		if name, ok := placementFlags[ie.Field]; ok {
-			return &usageError{err: &relabeled{msg: fmt.Sprintf("%s %q: %s", name, ie.Value, ie.Reason), err: err}}
+	var fe *api.FieldError
+	if errors.As(err, &fe) && fromImageFamily(fe) {
+		if name, ok := placementFlags[fe.Field]; ok {
+			return &usageError{err: &relabeled{msg: fmt.Sprintf("%s %s: %s", name, fe.ValueString(), fe.Reason), err: err}}
 		}
 	}
 	return err

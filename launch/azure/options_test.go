@@ -30,7 +30,7 @@ func TestNewLauncherValidatesOptions(t *testing.T) {
 			o.PollFrequency, o.MaxConcurrency, o.MaxAttempts, o.NetworkLookupTTL = -1, -1, -1, -1
 		}, want: []string{"PollFrequency must not be negative", "MaxConcurrency must not be negative", "MaxAttempts must not be negative",
 			"NetworkLookupTTL must not be negative"}},
-		{name: "unknown mode", mutate: func(o *azure.Options) { o.Mode = "aksvmss" }, want: []string{`Mode: invalid input: mode "aksvmss"`}},
+		{name: "unknown mode", mutate: func(o *azure.Options) { o.Mode = "aksvmss" }, want: []string{`Mode: invalid input: mode: must be one of`, `got "aksvmss"`}},
 		{name: "Machine API mode needs the pool", mutate: func(o *azure.Options) { o.Mode = imagefamily.ModeMachineAPIHeaderBatch },
 			want: []string{"ClusterResourceGroup is required in mode aksmachineapiheaderbatch", "MachinesPool is required"}},
 		{name: "Machine API mode", mutate: func(o *azure.Options) {
