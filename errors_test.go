@@ -29,8 +29,8 @@ func TestInvalidInputVocabulary(t *testing.T) {
 			consolidation.ErrInvalidInput, `consolidation: invalid input: Now: required, got "0001-01-01T00:00:00Z"`},
 		{"kubeletconfig", api.Invalid(kubeletconfig.ErrInvalid, "", "maxPods", 0, "must be at least 1"),
 			kubeletconfig.ErrInvalid, `invalid kubelet configuration: maxPods: must be at least 1, got 0`},
-		{"bootstrap", &bootstrap.FieldError{Field: "cluster.apiServer", Value: "x", Reason: "not a URL", Kind: bootstrap.ErrInvalid},
-			bootstrap.ErrInvalid, "cluster.apiServer"},
+		{"bootstrap", api.Invalid(bootstrap.ErrInvalid, "", "API server host", "x y", "must be a DNS name or IP address"),
+			bootstrap.ErrInvalid, `invalid bootstrap input: API server host: must be a DNS name or IP address, got "x y"`},
 		{"imagefamily", api.Invalid(imagefamily.ErrInvalid, "", "zone", "eastus-9", "no offering there"),
 			imagefamily.ErrInvalid, `invalid input: zone: no offering there, got "eastus-9"`},
 	}

@@ -63,7 +63,7 @@ func MemberOf(name string, m *Machine) BatchMember {
 
 // GroupBatches groups requests whose machines are identical apart from zones and tags into batches
 // of at most MaxBatchSize, in order of first appearance, keeping request order inside each batch. A
-// machine name may appear only once; a duplicate or a nil machine is an ErrInvalid *FieldError.
+// machine name may appear only once; a duplicate or a nil machine is an ErrInvalid *api.FieldError.
 func GroupBatches(requests []MachineRequest) ([]Batch, error) {
 	seen := map[string]bool{}
 	index := map[string]int{} // template key -> index of its open batch

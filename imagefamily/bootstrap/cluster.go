@@ -119,7 +119,7 @@ func validateIP(field, ip string, optional bool) error {
 func validateCA(pemBytes []byte) error {
 	block, rest := pem.Decode(pemBytes)
 	if block == nil || block.Type != "CERTIFICATE" || len(strings.TrimSpace(string(rest))) > 0 {
-		return invalid("cluster CA certificate", "", "must be exactly one PEM CERTIFICATE block")
+		return invalid("cluster CA certificate", nil, "must be exactly one PEM CERTIFICATE block")
 	}
 	return nil
 }

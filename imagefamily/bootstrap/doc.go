@@ -13,7 +13,7 @@
 // Safety: every label and taint is checked against Kubernetes syntax, every cluster setting against
 // Azure's, and every kubelet flag against a shell-inert character set before anything is rendered;
 // each value is then single-quoted (Quote), so no input can end an assignment or start a command.
-// Rejected input comes back as a *FieldError naming it.
+// Rejected input comes back as an *api.FieldError naming it.
 //
 // Secrets: the token travels as a Secret, and payloads that embed it as a Payload. Both print,
 // format (every verb) and marshal redacted; only their Reveal methods return the real bytes.

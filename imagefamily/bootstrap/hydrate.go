@@ -26,7 +26,7 @@ type Hydrated struct {
 }
 
 // Hydrate replaces every TokenPlaceholder in the decoded customData and in the CSE command with the
-// bootstrap token. Malformed base64 or a malformed token is an ErrInvalid *FieldError; neither the
+// bootstrap token. Malformed base64 or a malformed token is an ErrInvalid *api.FieldError; neither the
 // token nor the payload appears in it.
 func Hydrate(resp NodeBootstrapping, token Secret) (*Hydrated, error) {
 	if err := validateToken("bootstrap token", token); err != nil {
@@ -34,7 +34,7 @@ func Hydrate(resp NodeBootstrapping, token Secret) (*Hydrated, error) {
 	}
 	decoded, err := base64.StdEncoding.DecodeString(resp.CustomData)
 	if err != nil {
-		return nil, invalid("customData", "", "is not valid base64: %v", err)
+		return nil, invalid("customData", nil, "is not valid base64: %v", err)
 	}
 	secret, masked := []byte(token.Reveal()), []byte(Redacted)
 	placeholder := []byte(TokenPlaceholder)

@@ -175,13 +175,13 @@ func (in MachineInput) validate() error {
 		errs = append(errs, invalid("OS type", in.OSType, "must be Linux or Windows"))
 	}
 	if in.NodeImageVersion == "" {
-		errs = append(errs, invalid("node image version", "", "is required: the AKS Machine API boots shared image gallery versions only"))
+		errs = append(errs, invalid("node image version", nil, "is required: the AKS Machine API boots shared image gallery versions only"))
 	}
 	if in.VMSize == "" {
-		errs = append(errs, invalid("VM size", "", "is required"))
+		errs = append(errs, invalid("VM size", nil, "is required"))
 	}
 	if in.MaxPods < 1 {
-		errs = append(errs, invalid("maxPods", "", "must be at least 1"))
+		errs = append(errs, invalid("maxPods", nil, "must be at least 1"))
 	}
 	if in.SubnetID != "" {
 		errs = append(errs, validateSubnetID(in.SubnetID))

@@ -132,7 +132,7 @@ func (in ProvisionInput) validate() error {
 		ValidateTaints(in.StartupTaints), validateSubnetID(in.Cluster.SubnetID),
 		match("Kubernetes version", in.Cluster.KubernetesVersion, kubeVersionCharClass, false)}
 	if in.MaxPods < 1 {
-		errs = append(errs, invalid("maxPods", "", "must be at least 1"))
+		errs = append(errs, invalid("maxPods", nil, "must be at least 1"))
 	}
 	return errors.Join(errs...)
 }

@@ -8,7 +8,7 @@ import "strings"
 // hold; such input is rejected.
 func Quote(field, s string) (string, error) {
 	if strings.IndexByte(s, 0) >= 0 {
-		return "", invalid(field, "", "contains a NUL byte, which a shell variable cannot hold")
+		return "", invalid(field, nil, "contains a NUL byte, which a shell variable cannot hold")
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'", nil
 }

@@ -49,7 +49,7 @@ type Scriptless struct {
 
 // RenderScriptless validates the input and renders the customData. Identical input gives
 // byte-identical output: every list is sorted or kept in the caller's order, never in map order.
-// Errors are *FieldError values (joined) naming each rejected label, taint, flag or setting.
+// Errors are *api.FieldError values (joined) naming each rejected label, taint, flag or setting.
 func RenderScriptless(in ScriptlessInput) (*Scriptless, error) {
 	flags, labels, err := in.prepare()
 	if err != nil {
@@ -79,7 +79,7 @@ func RenderScriptless(in ScriptlessInput) (*Scriptless, error) {
 func (in ScriptlessInput) prepare() ([]string, map[string]string, error) {
 	errs := []error{in.Cluster.Validate(), validateArch(in.Arch), ValidateLabels(in.Labels), ValidateTaints(in.Taints)}
 	if _, err := kubeletconfig.ParseFlags(in.KubeletFlags); err != nil {
-		errs = append(errs, invalid("kubelet flags", "", "%v", err))
+		errs = append(errs, invalid("kubelet flags", nil, "%v", err))
 	}
 	for _, f := range in.KubeletFlags {
 		if strings.HasPrefix(f, flagRegisterWithTaints+"=") {

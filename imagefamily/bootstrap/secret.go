@@ -64,7 +64,7 @@ var bootstrapTokenPattern = regexp.MustCompile(`^[a-z0-9]{6}\.[a-z0-9]{16}$`)
 // validateToken checks the token's shape without ever putting it in the error.
 func validateToken(field string, s Secret) error {
 	if !bootstrapTokenPattern.MatchString(s.value) {
-		return invalid(field, "", "must be a bootstrap token <6 chars>.<16 chars> of [a-z0-9] (value not shown)")
+		return invalid(field, nil, "must be a bootstrap token <6 chars>.<16 chars> of [a-z0-9] (value not shown)")
 	}
 	return nil
 }

@@ -17,7 +17,7 @@ type Subnet struct {
 var subnetIDPattern = regexp.MustCompile(
 	`(?i)^/subscriptions/([^/]+)/resourceGroups/([^/]+)/providers/Microsoft\.Network/virtualNetworks/([^/]+)/subnets/([^/]+)$`)
 
-// ParseSubnetID splits a subnet ID into its parts; anything else is an ErrInvalid *FieldError.
+// ParseSubnetID splits a subnet ID into its parts; anything else is an ErrInvalid *api.FieldError.
 func ParseSubnetID(id string) (Subnet, error) {
 	m := subnetIDPattern.FindStringSubmatch(id)
 	if m == nil {

@@ -13,7 +13,7 @@ import (
 // ValidateLabels checks every key against the Kubernetes qualified-name syntax and every value
 // against the label-value syntax. Kubernetes syntax leaves no room for spaces, quotes, commas or
 // '=', so a valid label can neither break the "k=v,k=v" list the kubelet reads nor the script around
-// it. All problems are reported (errors.Join), in key order; each is a *FieldError.
+// it. All problems are reported (errors.Join), in key order; each is an *api.FieldError.
 func ValidateLabels(labels map[string]string) error {
 	var errs []error
 	for _, k := range sortedKeys(labels) {

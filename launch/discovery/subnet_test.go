@@ -28,7 +28,7 @@ func TestSubnets(t *testing.T) {
 	}{
 		{name: "exists", id: id("nodes")},
 		{name: "missing", id: id("gone"), wantNotFound: true, wantContains: "subnet not found: " + id("gone")},
-		{name: "not a subnet ID", id: "subnet-1", wantContains: `subnet ID "subnet-1"`},
+		{name: "not a subnet ID", id: "subnet-1", wantContains: `subnet ID: want /subscriptions/<sub>/resourceGroups/<rg>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>, got "subnet-1"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -28,7 +28,7 @@ type ConfigError struct {
 	// Flag names the setting (a flag, or an environment variable), Value is what it held ("" when
 	// missing; never a secret's value).
 	Flag, Value, Reason string
-	// Err is the check's own error (a bootstrap.FieldError), when there is one.
+	// Err is the check's own error (an *api.FieldError of class bootstrap.ErrInvalid), when there is one.
 	Err error
 }
 

@@ -72,11 +72,14 @@ func namingFlags(err error, f *Flags) error {
 }
 
 func namingFlag(err error, f *Flags) error {
-	var fe *bootstrap.FieldError
+	var fe *api.FieldError
 	if !errors.As(err, &fe) || fieldFlags[fe.Field] == "" {
 		return err
 	}
-	ce := &ConfigError{Flag: fieldFlags[fe.Field], Value: fe.Value, Reason: fe.Reason, Err: err}
+	ce := &ConfigError{Flag: fieldFlags[fe.Field], Reason: fe.Reason, Err: err}
+	if fe.Value != nil {
+		ce.Value = fmt.Sprint(fe.Value)
+	}
 	switch ce.Flag {
 	case "--ca-file":
 		ce.Value = f.CAFile
