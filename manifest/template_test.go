@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	sigsjson "sigs.k8s.io/json"
 )
 
 // TestTemplateSameAsFullPath: documents read through a template give the Set (JSON, positions,
@@ -128,12 +129,54 @@ func TestTemplateCacheBounded(t *testing.T) {
 	assertSameSet(t, sb.String())
 }
 
+// TestQuickMeta: the metadata blocks quickMeta reads give the ObjectMeta and JSON of the general way
+// (fast converter, strict decode); the others are left to it.
+func TestQuickMeta(t *testing.T) {
+	for _, tc := range []struct {
+		name, block string
+		quick       bool
+	}{
+		{"name", "metadata:\n  name: a\n", true},
+		{"all fields", "metadata:\n  uid: f3a2\n  namespace: 'x'\n  name: \"a<b\"\n  generateName: a-\n  resourceVersion: v1\n" +
+			"  labels:\n    b: '1'\n    a: c # comment\n  annotations:\n    z/y: q\n", true},
+		{"deeper indentation", "metadata:\n    name: a\n    labels:\n          x: z\n", true},
+		{"number label", "metadata:\n  labels:\n    a: 1\n", false},
+		{"word label", "metadata:\n  labels:\n    a: yes\n", false},
+		{"empty name", "metadata:\n  name:\n", false},
+		{"empty labels", "metadata:\n  labels:\n  name: a\n", false},
+		{"flow labels", "metadata:\n  labels: {}\n", false},
+		{"duplicate", "metadata:\n  name: a\n  name: b\n", false},
+		{"duplicate label", "metadata:\n  labels:\n    a: b\n    a: c\n", false},
+		{"uneven labels", "metadata:\n  labels:\n    a: b\n   c: d\n", false},
+		{"other field", "metadata:\n  finalizers:\n  - x\n", false},
+		{"sequence", "metadata:\n- a\n", false},
+		{"nothing below", "metadata:\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			meta, js, ok := quickMeta([]byte(tc.block))
+			require.Equal(t, tc.quick, ok)
+			if !ok {
+				return
+			}
+			wantJSON, _, ok := fastYAMLToJSON([]byte(tc.block))
+			require.True(t, ok)
+			assert.Equal(t, string(wantJSON), string(js))
+			var want metadataOnly
+			strict, err := sigsjson.UnmarshalStrict(wantJSON, &want)
+			require.NoError(t, err)
+			require.Empty(t, strict)
+			assert.Equal(t, want.Metadata, meta)
+		})
+	}
+}
+
 // FuzzTemplate: a rest under two metadata blocks, once after it and once before, reads the same
 // with templates as without.
 func FuzzTemplate(f *testing.F) {
 	f.Add("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: c\n", "  name: a\n", "  name: b\n  labels:\n    x: y\n")
 	f.Add(strings.Replace(deployment, "metadata:\n  name: web\n", "", 1), "  name: w\n", "  name: v\n")
 	f.Add("apiVersion: v1\nkind: Pod\n", "- a\n", "  name: {}\n")
+	f.Add("apiVersion: v1\nkind: Pod\n", "  labels:\n    a: 1\n", "  uid: 'q'\n  annotations:\n    k: v\n    k: w\n")
 	f.Fuzz(func(t *testing.T, rest, meta1, meta2 string) {
 		assertSameSet(t, rest+"\nmetadata:\n"+meta1+"\n---\nmetadata:\n"+meta2+"\n"+rest)
 	})
