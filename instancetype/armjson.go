@@ -40,6 +40,14 @@ func ReadSKUs(data []byte, region string) (*SKUList, error) {
 // parseARMSKUs decodes the list into ARM's record shape. It goes through plain structs, not a map per
 // object, so it is fast and its errors carry the JSON path of a bad field.
 func parseARMSKUs(data []byte) ([]*armSKU, error) {
+	if records, ok := parseARMSKUsAtOnce(data); ok {
+		return records, nil
+	}
+	return parseARMSKUsByEntry(data)
+}
+
+// parseARMSKUsByEntry splits the list and decodes entry by entry, so that an error names its entry.
+func parseARMSKUsByEntry(data []byte) ([]*armSKU, error) {
 	entries, err := splitSKUList(data)
 	if err != nil {
 		return nil, err
@@ -56,6 +64,38 @@ func parseARMSKUs(data []byte) ([]*armSKU, error) {
 		records[i] = &w
 	}
 	return records, nil
+}
+
+// parseARMSKUsAtOnce decodes a well-formed list in one pass, which is what parseARMSKUs's entry by
+// entry decode gives for it: each entry goes into a fresh armSKU either way. It reports false for
+// any list that pass refuses or that holds a null entry, and parseARMSKUs then reads it entry by
+// entry, which words the error with the entry's index. Why: splitting first and then decoding each
+// entry scans the 1.2 MB embedded eastus list four times; this scans it twice.
+func parseARMSKUsAtOnce(data []byte) ([]*armSKU, bool) {
+	trimmed := bytes.TrimSpace(data)
+	var records []*armSKU
+	switch {
+	case len(trimmed) > 0 && trimmed[0] == '[':
+		if json.Unmarshal(trimmed, &records) != nil {
+			return nil, false
+		}
+	case len(trimmed) > 0 && trimmed[0] == '{':
+		var list struct {
+			Value *[]*armSKU `json:"value"`
+		}
+		if json.Unmarshal(trimmed, &list) != nil || list.Value == nil {
+			return nil, false
+		}
+		records = *list.Value
+	default:
+		return nil, false
+	}
+	for _, r := range records {
+		if r == nil {
+			return nil, false
+		}
+	}
+	return records, true
 }
 
 // readARMSKUs converts records for region; a nil record is unreadable.
