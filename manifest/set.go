@@ -68,10 +68,31 @@ func (o Object) Decode(v any) error {
 // saves Decode's deep copy (about 3 µs per Pod).
 func (o Object) Typed() runtime.Object { return o.typed }
 
+// sortObjects returns objs sorted by compareObjects. It sorts their indices and then places the
+// objects once: an Object is 120 bytes of which half are pointers, and swapping them in place
+// cost as much as the comparisons.
+func sortObjects(objs []Object) []Object {
+	if slices.IsSortedFunc(objs, compareObjects) {
+		return objs
+	}
+	order := make([]int32, len(objs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return compareObjectPtrs(&objs[a], &objs[b]) })
+	sorted := make([]Object, len(objs))
+	for i, j := range order {
+		sorted[i] = objs[j]
+	}
+	return sorted
+}
+
 // compareObjects orders Objects by apiVersion, kind, namespace and name. It compares a field only
 // while the ones before are equal (cmp.Or would compare all four): sorting 10,000 Pods calls it
 // about 140,000 times.
-func compareObjects(a, b Object) int {
+func compareObjects(a, b Object) int { return compareObjectPtrs(&a, &b) }
+
+func compareObjectPtrs(a, b *Object) int {
 	if c := cmp.Compare(a.Kind.APIVersion, b.Kind.APIVersion); c != 0 {
 		return c
 	}
@@ -108,7 +129,7 @@ func (s *Set) finish() {
 	slices.SortFunc(s.NodePools, func(a, b *api.NodePool) int { return cmp.Compare(a.Name, b.Name) })
 	slices.SortFunc(s.NodeClasses, func(a, b *api.AKSNodeClass) int { return cmp.Compare(a.Name, b.Name) })
 	slices.SortFunc(s.NodeClaims, func(a, b *api.NodeClaim) int { return cmp.Compare(a.Name, b.Name) })
-	slices.SortFunc(s.Objects, compareObjects)
+	s.Objects = sortObjects(s.Objects)
 	for _, np := range s.NodePools {
 		ref := np.Spec.Template.Spec.NodeClassRef
 		if ref != nil && s.NodeClass(ref.Name) == nil {
