@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"fmt"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -13,7 +12,7 @@ import (
 )
 
 // matchClaims pairs NodeClaims with Nodes: by provider ID, else status.nodeName, else the claim's own
-// name. A Node two NodeClaims point at is an Issue; the first keeps it.
+// name. A Node two NodeClaims point at is an issue; the first keeps it.
 func (t *taker) matchClaims() {
 	byName := make(map[string]bool, len(t.objects.Nodes))
 	byProviderID := make(map[string]string, len(t.objects.Nodes))
@@ -31,8 +30,7 @@ func (t *taker) matchClaims() {
 			continue
 		}
 		if j, taken := t.claimOf[name]; taken {
-			t.issue(&Issue{Object: "NodeClaim " + nc.Name, Field: field,
-				Reason: fmt.Sprintf("Node %q already belongs to NodeClaim %s", name, t.objects.NodeClaims[j].Name)})
+			t.issue(issue("NodeClaim "+nc.Name, field, "Node %q already belongs to NodeClaim %s", name, t.objects.NodeClaims[j].Name))
 			continue
 		}
 		t.claimOf[name], t.nodeOf[i] = i, name
@@ -62,7 +60,7 @@ func (t *taker) claimOfNode(node string) *api.NodeClaim {
 
 // inFlight lists the NodeClaims whose Node has not registered (or that have no Node), unless they
 // are being deleted or failed to launch. A claim whose NodePool or instance type the snapshot lacks
-// is an Issue and left out: its capacity cannot be counted.
+// is an issue and left out: its capacity cannot be counted.
 func (t *taker) inFlight() {
 	registered := map[string]bool{}
 	for _, n := range t.Nodes {
@@ -87,14 +85,12 @@ func (t *taker) inFlightClaim(nc *api.NodeClaim) (provisioner.InFlightClaim, boo
 	poolName := nc.Labels[api.LabelNodePool]
 	pool, ok := findPool(t.objects.NodePools, poolName)
 	if !ok {
-		t.issue(&Issue{Object: "NodeClaim " + nc.Name, Field: "metadata.labels[" + api.LabelNodePool + "]",
-			Reason: fmt.Sprintf("no NodePool %q to count the claim against", poolName)})
+		t.issue(issue("NodeClaim "+nc.Name, "metadata.labels["+api.LabelNodePool+"]", "no NodePool %q to count the claim against", poolName))
 		return provisioner.InFlightClaim{}, false
 	}
 	typeName := InstanceType(nc)
 	if !slices.ContainsFunc(pool.InstanceTypes, func(it *instancetype.InstanceType) bool { return it.Name == typeName }) {
-		t.issue(&Issue{Object: "NodeClaim " + nc.Name, Field: "metadata.labels[" + api.LabelInstanceType + "]",
-			Reason: fmt.Sprintf("instance type %q is not in NodePool %s's catalogue", typeName, poolName)})
+		t.issue(issue("NodeClaim "+nc.Name, "metadata.labels["+api.LabelInstanceType+"]", "instance type %q is not in NodePool %s's catalogue", typeName, poolName))
 		return provisioner.InFlightClaim{}, false
 	}
 	l := nc.Labels

@@ -37,7 +37,8 @@
 //     catalogue (the instance-type label, else the first of its requirement).
 //
 // What does not fit (a pod bound to a Node the objects lack, a node of a NodePool they lack, a
-// NodeClaim without pool or type) is an Issue: Take returns the first as an error under
+// NodeClaim without pool or type) is an issue, an *api.FieldError of class ErrInconsistent (which is
+// bad input: it matches api.ErrInvalid): Take returns the first as an error under
 // Options.Strict (manifests, where it is a mistake), and lists them all in Snapshot.Issues otherwise
 // (a controller's caches, where objects arrive in any order). The package does no I/O and keeps no
 // state: the same objects and options give the same inputs.

@@ -1,24 +1,16 @@
 package snapshot
 
 import (
-	"errors"
-	"fmt"
+	"github.com/napkit/napkit/api"
 )
 
-// ErrInconsistent is wrapped by every Issue: the objects do not fit together.
-var ErrInconsistent = errors.New("snapshot: objects do not fit together")
+// ErrInconsistent is the class of every issue: the objects do not fit together (a pod bound to a
+// Node the objects lack, a Node of an unknown NodePool, a NodeClaim without pool or type). It is bad
+// input, so errors.Is(err, api.ErrInvalid) holds too.
+var ErrInconsistent = api.InvalidClass("snapshot: objects do not fit together")
 
-// Issue is one object that does not fit the others, naming the object, the field and what is wrong.
-type Issue struct {
-	// Object is "Kind namespace/name" or "Kind name".
-	Object string
-	// Field is the path of the field, e.g. "spec.nodeName".
-	Field string
-	// Reason says what is wrong, quoting the value.
-	Reason string
+// issue is the *api.FieldError of class ErrInconsistent about one object's field; the reason quotes
+// the value ("no Node \"ghost\""), so Value stays nil.
+func issue(object, field, reason string, args ...any) *api.FieldError {
+	return api.Invalid(ErrInconsistent, object, field, nil, reason, args...)
 }
-
-func (i *Issue) Error() string { return fmt.Sprintf("%s: %s: %s", i.Object, i.Field, i.Reason) }
-
-// Unwrap lets errors.Is(err, ErrInconsistent) match.
-func (i *Issue) Unwrap() error { return ErrInconsistent }

@@ -36,7 +36,7 @@ func (t *taker) node(node *corev1.Node) Node {
 }
 
 // poolOf returns the NodePool of a node that carries the nodepool label, checking that the pool is
-// in the snapshot and that the node has the labels a pool's node must have; nil (with an Issue)
+// in the snapshot and that the node has the labels a pool's node must have; nil (with an issue)
 // otherwise, and nil for a node no pool manages.
 func (t *taker) poolOf(node *corev1.Node) *provisioner.NodePoolInput {
 	name, managed := node.Labels[api.LabelNodePool]
@@ -46,12 +46,12 @@ func (t *taker) poolOf(node *corev1.Node) *provisioner.NodePoolInput {
 	object := "Node " + node.Name
 	pool, ok := findPool(t.objects.NodePools, name)
 	if !ok {
-		t.issue(&Issue{Object: object, Field: "metadata.labels[" + api.LabelNodePool + "]", Reason: fmt.Sprintf("no NodePool %q", name)})
+		t.issue(issue(object, "metadata.labels["+api.LabelNodePool+"]", "no NodePool %q", name))
 		return nil
 	}
 	for _, key := range requiredNodeLabels {
 		if node.Labels[key] == "" {
-			t.issue(&Issue{Object: object, Field: "metadata.labels[" + key + "]", Reason: "required on a node of NodePool " + name})
+			t.issue(issue(object, "metadata.labels["+key+"]", "required on a node of NodePool %s", name))
 			return nil
 		}
 	}

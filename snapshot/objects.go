@@ -48,7 +48,7 @@ type Options struct {
 	// PendingRule says which unbound pods are pending; the zero value, PendingUnbound, counts
 	// every one, as a manifest describes them.
 	PendingRule PendingRule
-	// Strict makes the first Issue an error: for manifests, where an inconsistency is a mistake.
+	// Strict makes the first issue an error: for manifests, where an inconsistency is a mistake.
 	Strict bool
 	// Memory is the caller's knowledge beyond the objects.
 	Memory Memory

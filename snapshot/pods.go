@@ -9,7 +9,7 @@ import (
 )
 
 // bindPods sorts the pods into bound (by node name) and pending, and reports pods bound to a Node
-// the objects lack, one Issue per such Node, sorted by its name.
+// the objects lack, one issue per such Node, sorted by its name.
 func (t *taker) bindPods() {
 	t.bound = map[string][]*corev1.Pod{}
 	for _, pod := range t.objects.Pods {
@@ -33,8 +33,7 @@ func (t *taker) bindPods() {
 	slices.Sort(missing)
 	for _, name := range missing {
 		pod := t.bound[name][0]
-		t.issue(&Issue{Object: fmt.Sprintf("Pod %s/%s", pod.Namespace, pod.Name), Field: "spec.nodeName",
-			Reason: fmt.Sprintf("no Node %q", name)})
+		t.issue(issue(fmt.Sprintf("Pod %s/%s", pod.Namespace, pod.Name), "spec.nodeName", "no Node %q", name))
 	}
 }
 

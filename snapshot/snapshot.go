@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/consolidation"
 	"github.com/napkit/napkit/provisioner"
 )
@@ -21,11 +22,11 @@ type Snapshot struct {
 	// InFlight are the NodeClaims launched (or launching) whose Node has not registered.
 	InFlight []provisioner.InFlightClaim
 	// Issues are what did not fit, in the order found (empty under Options.Strict).
-	Issues  []*Issue
+	Issues  []*api.FieldError
 	objects Objects
 }
 
-// Take derives the snapshot of objs. Under opts.Strict the first Issue is returned as the error;
+// Take derives the snapshot of objs. Under opts.Strict the first issue (an *api.FieldError of class ErrInconsistent) is returned as the error;
 // otherwise Take does not fail.
 func Take(objs Objects, opts Options) (*Snapshot, error) {
 	s := &Snapshot{Now: opts.Now, objects: objs}
@@ -49,7 +50,7 @@ type taker struct {
 	nodeOf  []string                 // per NodeClaim: the matched Node's name, or ""
 }
 
-func (t *taker) issue(i *Issue) { t.Issues = append(t.Issues, i) }
+func (t *taker) issue(i *api.FieldError) { t.Issues = append(t.Issues, i) }
 
 // nodes derives every Node's lifecycle, sorted by name.
 func (t *taker) nodes() {

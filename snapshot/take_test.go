@@ -86,14 +86,15 @@ func TestTakeIssues(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := snapshot.Take(tc.objs, snapshot.Options{Strict: true})
 			require.ErrorIs(t, err, snapshot.ErrInconsistent)
-			assert.EqualError(t, err, tc.want)
-			var issue *snapshot.Issue
+			assert.EqualError(t, err, "snapshot: objects do not fit together: "+tc.want)
+			var issue *api.FieldError
 			require.ErrorAs(t, err, &issue)
+			assert.ErrorIs(t, err, api.ErrInvalid, "an inconsistency is bad input")
 
 			s, err := snapshot.Take(tc.objs, snapshot.Options{})
 			require.NoError(t, err, "not strict: listed, not failed")
 			require.NotEmpty(t, s.Issues)
-			assert.Equal(t, tc.want, s.Issues[0].Error())
+			assert.Equal(t, tc.want, s.Issues[0].Detail())
 		})
 	}
 }
