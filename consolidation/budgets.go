@@ -21,29 +21,15 @@ import (
 const unbounded = math.MaxInt32
 
 // ErrBudget classifies a NodePool disruption budget that cannot be evaluated; such a budget allows
-// 0 disruptions (fail closed), as Karpenter's does.
-var ErrBudget = errors.New("consolidation: misconfigured disruption budget")
+// 0 disruptions (fail closed), as Karpenter's does. It is bad input (errors.Is api.ErrInvalid), and
+// each such error is an *api.FieldError naming the NodePool and the budget's field.
+var ErrBudget = api.InvalidClass("consolidation: misconfigured disruption budget")
 
-// BudgetError names the pool, the budget and the field that is wrong.
-type BudgetError struct {
-	NodePool string
-	// Index is the budget's position in spec.disruption.budgets.
-	Index int
-	Field string
-	Value string
-	Err   error
+// budgetErr is the *api.FieldError of a budget's field; poolBudgets names the pool and the budget's
+// index once it knows them.
+func budgetErr(field string, value any, reason string, args ...any) *api.FieldError {
+	return api.Invalid(ErrBudget, "", field, value, reason, args...)
 }
-
-func (e *BudgetError) Error() string {
-	return fmt.Sprintf("NodePool %s: spec.disruption.budgets[%d].%s %q: %v (budget allows 0 disruptions)",
-		e.NodePool, e.Index, e.Field, e.Value, e.Err)
-}
-
-// Unwrap returns the cause.
-func (e *BudgetError) Unwrap() error { return e.Err }
-
-// Is makes errors.Is(err, ErrBudget) hold.
-func (e *BudgetError) Is(target error) bool { return target == ErrBudget }
 
 // budgetReasons are the reasons budgets can limit. Expired is not among them: expiration is
 // forceful and Karpenter does not budget it.
@@ -139,9 +125,11 @@ func poolLimits(pool *api.NodePool, nodes int, now time.Time) (map[Reason]int, [
 	for i := range list {
 		allowed, reasons, err := evalBudget(&list[i], nodes, now)
 		if err != nil {
-			var be *BudgetError
-			if errors.As(err, &be) {
-				be.NodePool, be.Index = pool.Name, i
+			var fe *api.FieldError
+			if errors.As(err, &fe) {
+				fe.Object = "NodePool " + pool.Name
+				fe.Field = fmt.Sprintf("spec.disruption.budgets[%d].%s", i, fe.Field)
+				fe.Reason += " (budget allows 0 disruptions)"
 			}
 			problems = append(problems, err)
 		}
@@ -154,7 +142,7 @@ func poolLimits(pool *api.NodePool, nodes int, now time.Time) (map[Reason]int, [
 
 // evalBudget returns how many nodes one budget allows now and the reasons it applies to (none when
 // it is outside its schedule). A misconfigured budget allows 0 for the reasons it names, or for
-// every reason when the reasons themselves are wrong, and returns a *BudgetError.
+// every reason when the reasons themselves are wrong, and returns an *api.FieldError of class ErrBudget.
 func evalBudget(b *api.Budget, nodes int, now time.Time) (int, []Reason, error) {
 	reasons, err := budgetScope(b.Reasons)
 	if err != nil {
@@ -183,8 +171,7 @@ func budgetScope(names []api.DisruptionReason) ([]Reason, error) {
 	for _, n := range names {
 		r := Reason(n)
 		if !slices.Contains(budgetReasons[:], r) {
-			return nil, &BudgetError{Field: "reasons", Value: string(n),
-				Err: fmt.Errorf("want one of %s, %s, %s", ReasonEmpty, ReasonUnderutilized, ReasonDrifted)}
+			return nil, budgetErr("reasons", string(n), "want one of %s, %s, %s", ReasonEmpty, ReasonUnderutilized, ReasonDrifted)
 		}
 		out = append(out, r)
 	}
@@ -198,19 +185,19 @@ func budgetActive(b *api.Budget, now time.Time) (bool, error) {
 	case b.Schedule == nil && b.Duration == nil:
 		return true, nil
 	case b.Schedule == nil:
-		return false, &BudgetError{Field: "schedule", Err: errors.New("must be set with duration")}
+		return false, budgetErr("schedule", nil, "must be set with duration")
 	case b.Duration == nil:
-		return false, &BudgetError{Field: "duration", Err: errors.New("must be set with schedule")}
+		return false, budgetErr("duration", nil, "must be set with schedule")
 	case b.Duration.Duration <= 0:
-		return false, &BudgetError{Field: "duration", Value: b.Duration.Duration.String(), Err: errors.New("must be positive")}
+		return false, budgetErr("duration", b.Duration.Duration.String(), "must be positive")
 	}
 	expr := strings.TrimSpace(*b.Schedule)
 	if strings.HasPrefix(expr, "TZ=") || strings.HasPrefix(expr, "CRON_TZ=") {
-		return false, &BudgetError{Field: "schedule", Value: expr, Err: errors.New("time zones are not supported; schedules are UTC")}
+		return false, budgetErr("schedule", expr, "time zones are not supported; schedules are UTC")
 	}
 	sched, err := cron.ParseStandard("TZ=UTC " + expr)
 	if err != nil {
-		return false, &BudgetError{Field: "schedule", Value: expr, Err: fmt.Errorf("invalid cron schedule: %w", err)}
+		return false, budgetErr("schedule", expr, "invalid cron schedule: %w", err)
 	}
 	now = now.UTC()
 	next := sched.Next(now.Add(-b.Duration.Duration))
@@ -228,7 +215,7 @@ func budgetNodes(value string, nodes int) (int, error) {
 		value = api.DefaultBudgetNodes
 	}
 	if !budgetNodesPattern.MatchString(value) {
-		return 0, &BudgetError{Field: "nodes", Value: value, Err: errors.New("want a node count such as 5 or a percentage such as 10%")}
+		return 0, budgetErr("nodes", value, "want a node count such as 5 or a percentage such as 10%%")
 	}
 	if pct, ok := strings.CutSuffix(value, "%"); ok {
 		p, _ := strconv.Atoi(pct) // the pattern admits at most "100"
@@ -273,7 +260,7 @@ func (b *budgets) take(pool string, reason Reason, n int) bool {
 	return true
 }
 
-// problems returns the pool's misconfigured budgets (each a *BudgetError, errors.Is ErrBudget), in
+// problems returns the pool's misconfigured budgets (each an *api.FieldError of class ErrBudget), in
 // budget order, for the caller's Blocked reasons.
 func (b *budgets) problems(pool string) []error {
 	if pb := b.pools[pool]; pb != nil {

@@ -74,13 +74,13 @@ func TestBudgetActive(t *testing.T) {
 		{name: "@daily, later", budget: ruleBudget("0", "@daily", time.Hour), now: at(10, 1, 30), want: false},
 		{name: "a schedule that never fires", budget: ruleBudget("0", "0 0 30 2 *", time.Hour), now: at(10, 0, 0), want: false},
 		{name: "invalid cron", budget: ruleBudget("0", "every day", time.Hour), now: at(10, 0, 0),
-			wantErr: `schedule "every day": invalid cron schedule`},
+			wantErr: `schedule: invalid cron schedule: expected exactly 5 fields, found 2: [every day], got "every day"`},
 		{name: "time zone", budget: ruleBudget("0", "TZ=Europe/Paris 0 9 * * *", time.Hour), now: at(10, 0, 0),
 			wantErr: "time zones are not supported"},
 		{name: "schedule without duration", budget: ruleBudget("0", "@daily", 0), now: at(10, 0, 0),
-			wantErr: "duration \"\": must be set with schedule"},
+			wantErr: "duration: must be set with schedule"},
 		{name: "duration without schedule", budget: ruleBudget("0", "", time.Hour), now: at(10, 0, 0),
-			wantErr: "schedule \"\": must be set with duration"},
+			wantErr: "schedule: must be set with duration"},
 		{name: "negative duration", budget: ruleBudget("0", "@daily", -time.Hour), now: at(10, 0, 0),
 			wantErr: "must be positive"},
 	}
@@ -141,15 +141,15 @@ func TestNewBudgets(t *testing.T) {
 		{name: "misconfigured nodes fail closed", nodes: 10,
 			budgets:  []api.Budget{ruleBudget("lots", "", 0, drifted...), ruleBudget("5", "", 0)},
 			want:     want{5, 5, 0},
-			problems: []string{`NodePool p: spec.disruption.budgets[0].nodes "lots": want a node count such as 5 or a percentage such as 10% (budget allows 0 disruptions)`}},
+			problems: []string{`consolidation: misconfigured disruption budget: NodePool p: spec.disruption.budgets[0].nodes: want a node count such as 5 or a percentage such as 10% (budget allows 0 disruptions), got "lots"`}},
 		{name: "misconfigured schedule fails closed even outside any window", nodes: 10,
 			budgets:  []api.Budget{ruleBudget("5", "61 * * * *", time.Hour)},
 			want:     want{0, 0, 0},
-			problems: []string{`NodePool p: spec.disruption.budgets[0].schedule "61 * * * *": invalid cron schedule: end of range (61) above maximum (59): 61 (budget allows 0 disruptions)`}},
+			problems: []string{`consolidation: misconfigured disruption budget: NodePool p: spec.disruption.budgets[0].schedule: invalid cron schedule: end of range (61) above maximum (59): 61 (budget allows 0 disruptions), got "61 * * * *"`}},
 		{name: "unknown reason fails closed for every reason", nodes: 10,
 			budgets:  []api.Budget{ruleBudget("5", "", 0, "Expired")},
 			want:     want{0, 0, 0},
-			problems: []string{`NodePool p: spec.disruption.budgets[0].reasons "Expired": want one of Empty, Underutilized, Drifted (budget allows 0 disruptions)`}},
+			problems: []string{`consolidation: misconfigured disruption budget: NodePool p: spec.disruption.budgets[0].reasons: want one of Empty, Underutilized, Drifted (budget allows 0 disruptions), got "Expired"`}},
 		{name: "already disrupting nodes are subtracted", nodes: 10,
 			budgets: []api.Budget{ruleBudget("5", "", 0)},
 			changes: map[int]func(*Node){0: deleting, 1: deleting, 2: notReady}, want: want{2, 2, 2}},
@@ -221,8 +221,10 @@ func TestNewBudgetsNeedsNow(t *testing.T) {
 	_, err = newBudgets(nil, nil)
 	require.ErrorIs(t, err, ErrInvalidInput)
 
-	var be *BudgetError
+	var fe *api.FieldError
 	_, err = budgetNodes("x", 1)
-	require.True(t, errors.As(err, &be))
-	assert.Equal(t, "nodes", be.Field)
+	require.True(t, errors.As(err, &fe))
+	assert.Equal(t, "nodes", fe.Field)
+	assert.Equal(t, "x", fe.Value)
+	assert.ErrorIs(t, err, api.ErrInvalid, "a misconfigured budget is bad input")
 }
