@@ -12,7 +12,7 @@ type SKUList struct {
 	// SKUs are the records that read, in list order.
 	SKUs []*SKU
 	// Unreadable are the records that did not, as ExcludedBadSKU exclusions whose reason is the
-	// *SKUError; a record without a name is called "(entry i)" after its index in the list.
+	// *api.FieldError (without its class); a record without a name is called "(entry i)" after its index in the list.
 	Unreadable []Excluded
 }
 
@@ -108,7 +108,7 @@ func readARMSKUs(records []*armSKU, region string) *SKUList {
 			if raw != nil {
 				name = deref(raw.Name)
 			}
-			list.Unreadable = append(list.Unreadable, Excluded{Name: entryName(name, i), Kind: ExcludedBadSKU, Reason: err.Error()})
+			list.Unreadable = append(list.Unreadable, Excluded{Name: entryName(name, i), Kind: ExcludedBadSKU, Reason: exclusionReason(err)})
 			continue
 		}
 		list.SKUs = append(list.SKUs, sku)

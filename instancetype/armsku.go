@@ -49,15 +49,15 @@ var intCapabilities = map[string]struct {
 
 // readARMSKU converts one ARM Resource SKU record for region into a SKU. vCPUs and MemoryGB are
 // required; other capabilities default to false/0 when absent, the architecture to amd64 and the
-// Hyper-V generation to 1 (ARM omits it only on sizes older than Gen2). Errors are *SKUError values
-// wrapping ErrBadSKU. Nil pointers anywhere in the record are treated as absent.
+// Hyper-V generation to 1 (ARM omits it only on sizes older than Gen2). Errors are *api.FieldError values
+// of class ErrBadSKU. Nil pointers anywhere in the record are treated as absent.
 func readARMSKU(raw *armSKU, region string) (*SKU, error) {
 	if raw == nil {
-		return nil, &SKUError{SKU: unnamedSKU, Field: "record", Missing: true}
+		return nil, skuMissing(unnamedSKU, "record")
 	}
 	name := deref(raw.Name)
 	if name == "" {
-		return nil, &SKUError{SKU: unnamedSKU, Field: "name", Missing: true}
+		return nil, skuMissing(unnamedSKU, "name")
 	}
 	s := &SKU{
 		Name:         name,
@@ -104,10 +104,10 @@ func (s *SKU) readCapabilities(caps []*armCapability) error {
 		}
 	}
 	if !haveCPUs {
-		return &SKUError{SKU: s.Name, Field: "capability " + capVCPUs, Missing: true}
+		return skuMissing(s.Name, "capability "+capVCPUs)
 	}
 	if !haveMemory {
-		return &SKUError{SKU: s.Name, Field: "capability " + capMemoryGB, Missing: true}
+		return skuMissing(s.Name, "capability "+capMemoryGB)
 	}
 	if !haveAvailable {
 		s.VCPUsAvailable = s.VCPUs
@@ -151,7 +151,7 @@ func (s *SKU) readCapability(name, value string) error {
 }
 
 func (s *SKU) capabilityError(name, value, want string) error {
-	return &SKUError{SKU: s.Name, Field: "capability " + name, Want: want, Value: value}
+	return skuErr(s.Name, "capability "+name, want, value)
 }
 
 func (s *SKU) readMemory(value string) error {

@@ -110,7 +110,7 @@ func (b *builder) add(i int, sku *SKU) {
 	}
 	it, err := b.instanceType(c)
 	if err != nil {
-		b.excluded = append(b.excluded, Excluded{Name: c.sku.Name, Kind: ExcludedBadSKU, Reason: err.Error()})
+		b.excluded = append(b.excluded, Excluded{Name: c.sku.Name, Kind: ExcludedBadSKU, Reason: exclusionReason(err)})
 		return
 	}
 	b.types = append(b.types, it)
@@ -129,14 +129,14 @@ func (b *builder) admit(i int, sku *SKU) (*candidate, *Excluded) {
 		return exclude(kind, reason)
 	}
 	if err := sku.Validate(); err != nil {
-		return exclude(ExcludedBadSKU, err.Error())
+		return exclude(ExcludedBadSKU, exclusionReason(err))
 	}
 	if sku.ResourceType != "" && !strings.EqualFold(sku.ResourceType, "virtualMachines") {
 		return exclude(ExcludedNotVirtualMachine, "resourceType "+sku.ResourceType)
 	}
 	size, err := ParseSize(sku.Size)
 	if err != nil {
-		return exclude(ExcludedBadSize, err.Error())
+		return exclude(ExcludedBadSize, exclusionReason(err))
 	}
 	c := &candidate{sku: sku, size: size}
 	if g, ok := LookupGPU(sku.Name); ok {

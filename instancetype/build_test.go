@@ -24,14 +24,14 @@ func TestOptionErrors(t *testing.T) {
 		mutate func(*Options)
 		want   string
 	}{
-		{"no region", func(o *Options) { o.Region = " " }, `option Region: must name an ARM region, got " "`},
+		{"no region", func(o *Options) { o.Region = " " }, `bad options: Region: must name an ARM region, got " "`},
 		{"negative overhead", func(o *Options) { o.VMMemoryOverheadPercent = -0.1 },
-			"option VMMemoryOverheadPercent: must be in [0, 1) (a fraction, 0 for the default 0.075), got -0.1"},
-		{"overhead one", func(o *Options) { o.VMMemoryOverheadPercent = 1 }, "option VMMemoryOverheadPercent: must be in [0, 1)"},
+			"bad options: VMMemoryOverheadPercent: must be in [0, 1) (a fraction, 0 for the default 0.075), got -0.1"},
+		{"overhead one", func(o *Options) { o.VMMemoryOverheadPercent = 1 }, "bad options: VMMemoryOverheadPercent: must be in [0, 1)"},
 		{"overhead as percent", func(o *Options) { o.VMMemoryOverheadPercent = 7.5 }, "got 7.5"},
 		{"overhead NaN", func(o *Options) { o.VMMemoryOverheadPercent = math.NaN() }, "got NaN"},
 		{"policy", func(o *Options) { o.ReservationPolicy = "Generous" },
-			`option ReservationPolicy: must be "MaxPods" or "AKSBrackets", got "Generous"`},
+			`bad options: ReservationPolicy: must be "MaxPods" or "AKSBrackets", got "Generous"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -39,7 +39,7 @@ func TestOptionErrors(t *testing.T) {
 			tc.mutate(&opts)
 			cat, err := readARMSKUs(fixture(t, "eastus"), "eastus").Build(opts)
 			require.ErrorIs(t, err, ErrBadOptions)
-			var optErr *OptionError
+			var optErr *api.FieldError
 			require.ErrorAs(t, err, &optErr)
 			assert.Nil(t, cat)
 			assert.Contains(t, err.Error(), tc.want)

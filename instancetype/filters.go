@@ -14,7 +14,7 @@ type ExclusionKind string
 
 // Global rules, applied to every SKU whatever the node class.
 const (
-	ExcludedBadSKU              ExclusionKind = "BadSKU"              // the record does not read (see SKUError)
+	ExcludedBadSKU              ExclusionKind = "BadSKU"              // the record does not read (an *api.FieldError of class ErrBadSKU)
 	ExcludedDuplicate           ExclusionKind = "Duplicate"           // a second record with the same name
 	ExcludedNotVirtualMachine   ExclusionKind = "NotVirtualMachine"   // resourceType is not virtualMachines
 	ExcludedAKSRestricted       ExclusionKind = "AKSRestricted"       // AKS refuses the size for nodes

@@ -72,7 +72,7 @@ func TestGlobalFiltersEachRule(t *testing.T) {
 		{withCaps("Standard_F1"), "Standard_F1", ExcludedAKSRestricted, "AKS does not allow this size for nodes"},
 		{disk, "Premium_LRS", ExcludedNotVirtualMachine, "resourceType disks"},
 		{withCaps("Standard_Bad", "MemoryGB", "abc"), "Standard_Bad", ExcludedBadSKU, `Standard_Bad: capability MemoryGB: want a number, got "abc"`},
-		{badSize, "Standard_Weird", ExcludedBadSize, `VM size "Weird": no vCPU count after the family letters`},
+		{badSize, "Standard_Weird", ExcludedBadSize, `VM size: no vCPU count after the family letters, got "Weird"`},
 		{otherRegion, "Standard_D4s_v5", ExcludedNotInRegion, "the record does not list the region"},
 		{restricted, "Standard_D8s_v5", ExcludedLocationRestricted, "a Location restriction names the region"},
 		{syntheticSKU("Standard_X1", "1", "16"), "Standard_X1", ExcludedTooFewCPUs, "1 vCPUs, want at least 2"},
@@ -220,13 +220,13 @@ func TestNodeClassOptionErrors(t *testing.T) {
 		name, want string
 		spec       func(*api.AKSNodeClassSpec)
 	}{
-		{"windows", `option NodeClass.spec.imageFamily: must be Ubuntu, Ubuntu2204, Ubuntu2404 or AzureLinux (the catalogue describes Linux nodes), got "Windows2022"`,
+		{"windows", `bad options: NodeClass.spec.imageFamily: must be Ubuntu, Ubuntu2204, Ubuntu2404 or AzureLinux (the catalogue describes Linux nodes), got "Windows2022"`,
 			func(s *api.AKSNodeClassSpec) { s.ImageFamily = ptr(api.ImageFamilyWindows2022) }},
 		{"unknown family", `got "Debian"`, func(s *api.AKSNodeClassSpec) { s.ImageFamily = ptr("Debian") }},
-		{"small disk", "option NodeClass.spec.osDiskSizeGB: must be between 30 and 2048, got 29",
+		{"small disk", "bad options: NodeClass.spec.osDiskSizeGB: must be between 30 and 2048, got 29",
 			func(s *api.AKSNodeClassSpec) { s.OSDiskSizeGB = ptr(int32(29)) }},
 		{"huge disk", "got 4096", func(s *api.AKSNodeClassSpec) { s.OSDiskSizeGB = ptr(int32(4096)) }},
-		{"zero max pods", "option NodeClass.spec.maxPods: must be at least 1, got 0",
+		{"zero max pods", "bad options: NodeClass.spec.maxPods: must be at least 1, got 0",
 			func(s *api.AKSNodeClassSpec) { s.MaxPods = ptr(int32(0)) }},
 	}
 	for _, tc := range tests {

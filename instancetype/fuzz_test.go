@@ -37,14 +37,14 @@ func FuzzReadSKUs(f *testing.F) {
 		for _, raw := range skus {
 			sku, err := readARMSKU(raw, "eastus")
 			if err != nil {
-				var skuErr *SKUError
+				var skuErr *api.FieldError
 				if !errors.As(err, &skuErr) || !errors.Is(err, ErrBadSKU) {
-					t.Fatalf("readARMSKU error is not a *SKUError wrapping ErrBadSKU: %v", err)
+					t.Fatalf("readARMSKU error is not an *api.FieldError of class ErrBadSKU: %v", err)
 				}
-				if skuErr.SKU == "" || skuErr.Field == "" || !strings.Contains(err.Error(), skuErr.Field) {
+				if skuErr.Object == "" || skuErr.Field == "" || !strings.Contains(err.Error(), skuErr.Field) {
 					t.Fatalf("error does not name the SKU and field: %v", err)
 				}
-				if !skuErr.Missing && !strings.Contains(err.Error(), skuErr.Value) {
+				if !strings.Contains(err.Error(), skuErr.ValueString()) {
 					t.Fatalf("error does not quote the value: %v", err)
 				}
 				continue
@@ -80,8 +80,8 @@ func FuzzParseSize(f *testing.F) {
 	f.Fuzz(func(t *testing.T, size string) {
 		v, err := ParseSize(size)
 		if err != nil {
-			var sizeErr *SizeError
-			if !errors.As(err, &sizeErr) || !errors.Is(err, ErrBadSize) || sizeErr.Size != size || sizeErr.Reason == "" {
+			var sizeErr *api.FieldError
+			if !errors.As(err, &sizeErr) || !errors.Is(err, ErrBadSize) || sizeErr.Value != size || sizeErr.Reason == "" {
 				t.Fatalf("bad error for %q: %v", size, err)
 			}
 			return

@@ -1,8 +1,6 @@
 package instancetype
 
 import (
-	"strconv"
-
 	"github.com/napkit/napkit/api"
 )
 
@@ -50,8 +48,7 @@ func resolveNodeClass(nc *api.AKSNodeClass) (nodeClassSettings, error) {
 	if spec.OSDiskSizeGB != nil {
 		size := *spec.OSDiskSizeGB
 		if size < minOSDiskSizeGB || size > maxOSDiskSizeGB {
-			return s, &OptionError{Option: "NodeClass.spec.osDiskSizeGB", Value: strconv.Itoa(int(size)),
-				Reason: "must be between 30 and 2048"}
+			return s, optionErr("NodeClass.spec.osDiskSizeGB", size, "must be between 30 and 2048")
 		}
 		s.osDiskSizeGB = int64(size)
 	}
@@ -82,8 +79,8 @@ func imageOS(family *string) (osFamily, osSKU string, err error) {
 	case api.ImageFamilyAzureLinux:
 		return OSAzureLinux, OSSKUAzureLinux, nil
 	}
-	return "", "", &OptionError{Option: "NodeClass.spec.imageFamily", Value: strconv.Quote(f),
-		Reason: "must be Ubuntu, Ubuntu2204, Ubuntu2404 or AzureLinux (the catalogue describes Linux nodes)"}
+	return "", "", optionErr("NodeClass.spec.imageFamily", f,
+		"must be Ubuntu, Ubuntu2204, Ubuntu2404 or AzureLinux (the catalogue describes Linux nodes)")
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }

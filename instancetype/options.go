@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/napkit/napkit/api"
@@ -53,12 +52,11 @@ type settings struct {
 func (o Options) resolve() (settings, error) {
 	s := settings{region: strings.ToLower(o.Region), policy: o.ReservationPolicy}
 	if strings.TrimSpace(o.Region) == "" {
-		return s, &OptionError{Option: "Region", Value: strconv.Quote(o.Region), Reason: "must name an ARM region"}
+		return s, optionErr("Region", o.Region, "must name an ARM region")
 	}
 	fraction := o.VMMemoryOverheadPercent
 	if math.IsNaN(fraction) || fraction < 0 || fraction >= 1 {
-		return s, &OptionError{Option: "VMMemoryOverheadPercent", Value: strconv.FormatFloat(fraction, 'g', -1, 64),
-			Reason: "must be in [0, 1) (a fraction, 0 for the default 0.075)"}
+		return s, optionErr("VMMemoryOverheadPercent", fraction, "must be in [0, 1) (a fraction, 0 for the default 0.075)")
 	}
 	if fraction == 0 {
 		fraction = DefaultVMMemoryOverheadPercent
@@ -66,8 +64,8 @@ func (o Options) resolve() (settings, error) {
 	switch o.ReservationPolicy {
 	case "", kubeletconfig.PolicyMaxPods, kubeletconfig.PolicyAKSBrackets:
 	default:
-		return s, &OptionError{Option: "ReservationPolicy", Value: strconv.Quote(string(o.ReservationPolicy)),
-			Reason: fmt.Sprintf("must be %q or %q", kubeletconfig.PolicyMaxPods, kubeletconfig.PolicyAKSBrackets)}
+		return s, optionErr("ReservationPolicy", string(o.ReservationPolicy), "must be %q or %q",
+			kubeletconfig.PolicyMaxPods, kubeletconfig.PolicyAKSBrackets)
 	}
 	class, err := resolveNodeClass(o.NodeClass)
 	if err != nil {
@@ -75,8 +73,7 @@ func (o Options) resolve() (settings, error) {
 	}
 	maxPods := kubeletconfig.MaxPods(o.NodeClass, o.Network)
 	if maxPods < 1 {
-		return s, &OptionError{Option: "NodeClass.spec.maxPods", Value: strconv.Itoa(int(maxPods)),
-			Reason: "must be at least 1"}
+		return s, optionErr("NodeClass.spec.maxPods", maxPods, "must be at least 1")
 	}
 	s.class = class
 	s.capacity = capacityInput{overheadFraction: fraction, osDiskSizeGB: class.osDiskSizeGB, maxPods: maxPods}

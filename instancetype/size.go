@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/napkit/napkit/api"
 )
 
 // VMSize is an Azure VM size name split into its parts. Azure names sizes as
@@ -40,7 +42,7 @@ type VMSize struct {
 const maxCPUDigits = 6
 
 // ParseSize splits a size name such as "D2s_v3" (the SKU's size field, without the "Standard_" tier
-// prefix). Errors are *SizeError values wrapping ErrBadSize.
+// prefix). Errors are *api.FieldError values of class ErrBadSize.
 //
 // It follows the grammar of skewer (the SKU library Karpenter's Azure provider uses) but accepts any
 // lower-case feature letters and any alphanumeric qualifier, so newer names parse (L8aos_v4,
@@ -52,7 +54,7 @@ func ParseSize(size string) (VMSize, error) {
 		reason = v.parseTail(rest)
 	}
 	if reason != "" {
-		return VMSize{}, &SizeError{Size: size, Reason: reason}
+		return VMSize{}, api.Invalid(ErrBadSize, "", "VM size", size, "%s", reason)
 	}
 	return v, nil
 }

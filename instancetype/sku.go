@@ -80,16 +80,16 @@ const unnamedSKU = "(unnamed SKU)"
 
 // Validate reports the first field Build cannot use: a missing name or size, a count or size outside
 // [0, 2^20] (vCPUs, GPUs, GiB of memory) or [0, 1 PiB] (disks), an architecture other than amd64 or
-// arm64, or Hyper-V generations other than a non-empty set of "1" and "2". Errors are *SKUError
-// values wrapping ErrBadSKU. A SKU ReadSKUs returns always passes.
+// arm64, or Hyper-V generations other than a non-empty set of "1" and "2". Errors are
+// *api.FieldError values of class ErrBadSKU. A SKU ReadSKUs returns always passes.
 func (s *SKU) Validate() error {
 	switch {
 	case s == nil:
-		return &SKUError{SKU: unnamedSKU, Field: "record", Missing: true}
+		return skuMissing(unnamedSKU, "record")
 	case s.Name == "":
-		return &SKUError{SKU: unnamedSKU, Field: "name", Missing: true}
+		return skuMissing(unnamedSKU, "name")
 	case s.Size == "":
-		return &SKUError{SKU: s.Name, Field: "size", Missing: true}
+		return skuMissing(s.Name, "size")
 	}
 	for _, f := range []struct {
 		field string
@@ -104,20 +104,20 @@ func (s *SKU) Validate() error {
 		{"nvmeDiskSizeInMiB", s.NvmeDiskSizeInMiB, maxDiskMiB},
 	} {
 		if f.value < 0 || f.value > f.max {
-			return &SKUError{SKU: s.Name, Field: f.field, Want: "an integer from 0 to " + strconv.FormatInt(f.max, 10),
-				Value: strconv.FormatInt(f.value, 10)}
+			return skuErr(s.Name, f.field, "an integer from 0 to "+strconv.FormatInt(f.max, 10),
+				strconv.FormatInt(f.value, 10))
 		}
 	}
 	if math.IsNaN(s.MemoryGiB) || s.MemoryGiB < 0 || s.MemoryGiB > maxMemoryGiB {
-		return &SKUError{SKU: s.Name, Field: "memoryGiB", Want: "a number from 0 to " + strconv.Itoa(maxMemoryGiB),
-			Value: strconv.FormatFloat(s.MemoryGiB, 'g', -1, 64)}
+		return skuErr(s.Name, "memoryGiB", "a number from 0 to "+strconv.Itoa(maxMemoryGiB),
+			strconv.FormatFloat(s.MemoryGiB, 'g', -1, 64))
 	}
 	if s.Arch != api.ArchAMD64 && s.Arch != api.ArchARM64 {
-		return &SKUError{SKU: s.Name, Field: "arch", Want: api.ArchAMD64 + " or " + api.ArchARM64, Value: s.Arch}
+		return skuErr(s.Name, "arch", api.ArchAMD64+" or "+api.ArchARM64, s.Arch)
 	}
 	if s.HyperVGenerations.Len() == 0 || !sets.New("1", "2").IsSuperset(s.HyperVGenerations) {
-		return &SKUError{SKU: s.Name, Field: "hyperVGenerations", Want: `a non-empty set of "1" and "2"`,
-			Value: strings.Join(sets.List(s.HyperVGenerations), ",")}
+		return skuErr(s.Name, "hyperVGenerations", `a non-empty set of "1" and "2"`,
+			strings.Join(sets.List(s.HyperVGenerations), ","))
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/napkit/napkit/api"
 )
 
 func TestParseSKUsShapes(t *testing.T) {
@@ -168,7 +170,7 @@ func TestNewSKUErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := readARMSKU(tc.raw, "eastus")
 			require.ErrorIs(t, err, ErrBadSKU)
-			var skuErr *SKUError
+			var skuErr *api.FieldError
 			require.True(t, errors.As(err, &skuErr))
 			assert.Contains(t, err.Error(), tc.want)
 		})
