@@ -10,7 +10,12 @@
 //     (a nodeClassRef that names only the node class);
 //   - validation mirroring the CRD OpenAPI and CEL rules and the Azure provider's label rules
 //     (validation*.go). Validate methods report every problem at once in a *ValidationError whose
-//     entries are *FieldError values naming the field path and the bad value; it matches ErrInvalid.
+//     entries are *FieldError values naming the field path and the bad value; it matches ErrInvalid;
+//   - napkit's error vocabulary for bad input (errors.go, fielderror.go): ErrInvalid is the root;
+//     InvalidClass makes each package's class (provisioner.ErrInvalidInput and the rest) wrap it; and
+//     *FieldError is the one error type every package returns for bad input, naming the object, the
+//     field path, the value as given and the reason, with the package's class as its Kind. Other
+//     packages define no field-error type of their own (errortypes_test.go in the module root).
 //     AKSNodeClass.ValidateForMode adds the rules that depend on the provisioning mode (Windows needs
 //     the AKS Machine API), and ClusterNetwork.Validate rejects the cluster setups the seed documents
 //     name as unsupported (kubenet, Calico, IPv6, service principals).

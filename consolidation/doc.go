@@ -34,4 +34,9 @@
 // [Apply] plays a Plan on the snapshot (removed nodes gone, moved pods bound where they went,
 // replacements present), so a caller can decide again on the result, as the tests that run the
 // decision to a fixed point do.
+//
+// An Input that cannot be decided on is an *api.FieldError of class ErrInvalidInput naming the Go
+// path into Input ("Nodes[3].Node.metadata.name") and the value; a NodePool budget that cannot be
+// evaluated is one of class ErrBudget, reported as the Blocked reason of the pool's nodes (it allows
+// no disruption). Both classes match api.ErrInvalid.
 package consolidation

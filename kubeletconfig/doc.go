@@ -31,7 +31,7 @@
 //
 // # Validation
 //
-// Build validates; every error is an *api.FieldError that names the field path (for node-class settings,
-// spec.kubelet.<field>) and the rejected value, and wraps ErrInvalid. Nothing here does I/O or keeps
+// Build validates; every error is an *api.FieldError of class ErrInvalid that names the field path
+// (for node-class settings, spec.kubelet.<field>) and the rejected value. Nothing here does I/O or keeps
 // state, and the same input always gives byte-identical flags and YAML.
 package kubeletconfig

@@ -41,4 +41,8 @@
 // baseline (Karpenter's algorithm, with NodeClaims that grow while any type fits) and Solve returns
 // whichever plan places more pods, then costs less. internal/lp holds the LP solvers.
 // docs/provisioner.md describes the algorithm, the bound and the policies.
+//
+// Input the planner cannot use is an error: an *api.FieldError of class ErrInvalidInput naming
+// the object ("Pod default/web", "NodePool general-purpose", "Options") and the field. A pod that
+// cannot be placed is not an error but a Plan.Unschedulable entry with its reason.
 package provisioner
