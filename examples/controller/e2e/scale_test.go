@@ -20,7 +20,8 @@ import (
 
 // The scale suite's controller timing: Karpenter's batch windows (1 s idle, 10 s max); a 5 s
 // disruption interval and validation delay, half of Karpenter's, so that a scale-down settles in
-// minutes; everything else at the controller's defaults (budgets: 10 % of the nodes).
+// minutes; everything else at the binary's defaults (budgets: 10 % of the nodes; a replace saves
+// at least controller.DefaultMinReplaceSavings).
 const (
 	scaleDisruptionInterval = 5 * time.Second
 	scaleSampleEvery        = 100 * time.Millisecond
@@ -39,6 +40,7 @@ func TestScale(t *testing.T) {
 			cfg.BatchIdle, cfg.BatchMax = time.Second, 10*time.Second
 			cfg.DisruptionInterval, cfg.ValidationDelay = scaleDisruptionInterval, scaleDisruptionInterval
 			cfg.MaxConcurrentLaunches = 50
+			cfg.Consolidation.MinReplaceSavings = controller.DefaultMinReplaceSavings // the binary's default
 		},
 		kubelet: func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
 	})

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/napkit/napkit/examples/controller/internal/controller"
 )
 
 // EnvBootstrapToken names the environment variable holding the TLS bootstrap token (the chart sets
@@ -43,6 +45,8 @@ type Flags struct {
 	LeaderElectionNamespace, LeaderElectionName                          string
 	BatchIdle, BatchMax, DisruptionInterval, ValidationDelay, GCInterval time.Duration
 	WaitForScheduler                                                     bool
+	// MinReplaceSavings is consolidation.Options.MinReplaceSavings.
+	MinReplaceSavings float64
 	// KubeAPIQPS and KubeAPIBurst bound the controller's requests to the API server (client-go's
 	// defaults, 5 and 10, would make a thousand-node scale-up wait minutes for its own writes).
 	KubeAPIQPS   float64
@@ -92,6 +96,8 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.BatchMax, "batch-max-duration", 10*time.Second, "provisioning batch closes after this long at most")
 	fs.DurationVar(&f.DisruptionInterval, "disruption-interval", 10*time.Second, "how often consolidation, drift and expiration run")
 	fs.DurationVar(&f.ValidationDelay, "disruption-validation-delay", 15*time.Second, "how long a disruption command waits to be re-validated")
+	fs.Float64Var(&f.MinReplaceSavings, "consolidation-min-replace-savings", controller.DefaultMinReplaceSavings,
+		"least fraction of the removed nodes' price a consolidation replace must save, in [0, 1); 0: any saving (Karpenter's rule)")
 	fs.DurationVar(&f.GCInterval, "gc-interval", time.Minute, "how often VMs without a NodeClaim are collected")
 	fs.Float64Var(&f.KubeAPIQPS, "kube-api-qps", 200, "requests per second the controller may make to the API server")
 	fs.IntVar(&f.KubeAPIBurst, "kube-api-burst", 300, "requests the controller may burst to the API server above --kube-api-qps")

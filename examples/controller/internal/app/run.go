@@ -17,6 +17,7 @@ import (
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/buildinfo"
+	"github.com/napkit/napkit/consolidation"
 	"github.com/napkit/napkit/examples/controller/internal/controller"
 	"github.com/napkit/napkit/examples/controller/internal/walkthrough"
 	"github.com/napkit/napkit/imagefamily"
@@ -73,11 +74,8 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("kubeconfig: %w", err)
 	}
-	if f.KubeAPIQPS <= 0 {
-		return &ConfigError{Flag: "--kube-api-qps", Value: fmt.Sprint(f.KubeAPIQPS), Reason: "must be positive"}
-	}
-	if f.KubeAPIBurst <= 0 {
-		return &ConfigError{Flag: "--kube-api-burst", Value: fmt.Sprint(f.KubeAPIBurst), Reason: "must be positive"}
+	if err := checkNumbers(f); err != nil {
+		return err
 	}
 	simRest := restclient.CopyConfig(rest) // the simulated kubelets' own client, unlimited by the controller's
 	rest.QPS, rest.Burst = float32(f.KubeAPIQPS), f.KubeAPIBurst
@@ -108,6 +106,7 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 		Images: imagefamily.ImageOptions{Version: f.ImageVersion}, MetricsAddr: f.MetricsAddr, HealthAddr: f.HealthAddr,
 		BatchIdle: f.BatchIdle, BatchMax: f.BatchMax, WaitForScheduler: f.WaitForScheduler, DisruptionInterval: f.DisruptionInterval,
 		ValidationDelay: f.ValidationDelay, GCInterval: f.GCInterval,
+		Consolidation: consolidation.Options{MinReplaceSavings: f.MinReplaceSavings},
 		Upkeep: controller.Upkeep{StatusInterval: f.StatusInterval, SystemNamespace: f.SystemNamespace,
 			KubernetesVersion: f.KubernetesVersion, RepairInterval: f.RepairInterval, Prices: prices, PriceRefresh: f.PriceRefresh}}
 	if f.LeaderElect {
@@ -135,4 +134,19 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	}
 	g.Go(func() error { return ctrl.Run(ctx) })
 	return g.Wait()
+}
+
+// checkNumbers rejects the numeric flags out of their range before anything starts: a
+// --consolidation-min-replace-savings outside [0, 1) would otherwise fail every disruption pass.
+func checkNumbers(f *Flags) error {
+	switch {
+	case f.KubeAPIQPS <= 0:
+		return &ConfigError{Flag: "--kube-api-qps", Value: fmt.Sprint(f.KubeAPIQPS), Reason: "must be positive"}
+	case f.KubeAPIBurst <= 0:
+		return &ConfigError{Flag: "--kube-api-burst", Value: fmt.Sprint(f.KubeAPIBurst), Reason: "must be positive"}
+	case !(f.MinReplaceSavings >= 0 && f.MinReplaceSavings < 1):
+		return &ConfigError{Flag: "--consolidation-min-replace-savings", Value: fmt.Sprint(f.MinReplaceSavings),
+			Reason: "must be a fraction in [0, 1), such as 0.1 for 10 %"}
+	}
+	return nil
 }
