@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -19,15 +20,19 @@ import (
 // a pass that executed a command, as Karpenter's disruption controller requeues immediately after
 // an action: the budget a finished command held is free again, and waiting out a whole interval
 // per command made a scale-down of n budget-sized steps take n intervals on top of their
-// validation delays (docs/benchmarks.md, issue 18). A pass that acts always waits its validation
-// delay first, so the loop never spins.
+// validation delays (docs/benchmarks.md, issue 18). When validation confirmed nothing but proposed
+// commands of its own, that decision, made on the cluster as it is now, is the next pass's first
+// one, also at once. A pass that proposes anything waits its validation delay, so the loop never
+// spins.
 func (c *Controller) disruptionLoop(ctx context.Context) {
+	var carried *consolidation.Plan
 	for ctx.Err() == nil {
-		executed, err := c.disrupt(ctx)
+		executed, next, err := c.disrupt(ctx, carried)
 		if err != nil && ctx.Err() == nil {
 			c.log.Error("disruption pass failed", "error", err)
 		}
-		if executed > 0 && err == nil {
+		carried = next
+		if (executed > 0 && err == nil) || carried != nil {
 			continue
 		}
 		if !sleep(ctx, c.cfg.DisruptionInterval) {
@@ -36,37 +41,47 @@ func (c *Controller) disruptionLoop(ctx context.Context) {
 	}
 }
 
-// disrupt decides, waits ValidationDelay, decides again, and executes the commands both passes
-// agree on: Karpenter's validation, which keeps a command from acting on a cluster that moved
-// while it waited (pods arrived, a node was nominated, a budget filled up). It returns how many
-// commands it executed.
-func (c *Controller) disrupt(ctx context.Context) (int, error) {
-	s := c.takeSnapshot()
-	c.updateConsolidatable(ctx, s)
-	plan, err := consolidation.Decide(c.consolidationInput(s))
-	if err != nil {
-		return 0, fmt.Errorf("decide: %w", err)
+// disrupt decides (or takes carried, a decision made a moment ago), waits ValidationDelay,
+// decides again, and executes the commands both decisions agree on: Karpenter's validation,
+// which keeps a command from acting on a cluster that moved while it waited (pods arrived, a node
+// was nominated, a budget filled up). It returns how many commands it executed and, when it
+// executed none, the validation's decision if that proposes commands (next).
+func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (executed int, next *consolidation.Plan, err error) {
+	plan := carried
+	if plan == nil {
+		s := c.takeSnapshot()
+		c.updateConsolidatable(ctx, s)
+		if plan, err = consolidation.Decide(c.consolidationInput(s)); err != nil {
+			return 0, nil, fmt.Errorf("decide: %w", err)
+		}
 	}
 	c.markDrifted(ctx, plan)
-	if len(plan.Commands) == 0 {
-		return 0, nil
-	}
-	if !sleep(ctx, c.cfg.ValidationDelay) {
-		return 0, nil
+	if len(plan.Commands) == 0 || !sleep(ctx, c.cfg.ValidationDelay) {
+		return 0, nil, nil
 	}
 	again, err := consolidation.Decide(c.consolidationInput(c.takeSnapshot()))
 	if err != nil {
-		return 0, fmt.Errorf("validate: %w", err)
+		return 0, nil, fmt.Errorf("validate: %w", err)
 	}
-	var confirmed []consolidation.Command
+	confirmed := confirmedCommands(plan, again, c.log)
+	if len(confirmed) == 0 && len(again.Commands) > 0 {
+		next = again
+	}
+	return len(confirmed), next, c.executeAll(ctx, confirmed)
+}
+
+// confirmedCommands are plan's commands that again, the validation's decision, confirms; the
+// others are logged.
+func confirmedCommands(plan, again *consolidation.Plan, log *slog.Logger) []consolidation.Command {
+	var out []consolidation.Command
 	for _, cmd := range plan.Commands {
 		if !slices.ContainsFunc(again.Commands, func(x consolidation.Command) bool { return confirms(x, cmd) }) {
-			c.log.Info("command no longer valid", "command", describe(cmd))
+			log.Info("command no longer valid", "command", describe(cmd))
 			continue
 		}
-		confirmed = append(confirmed, cmd)
+		out = append(out, cmd)
 	}
-	return len(confirmed), c.executeAll(ctx, confirmed)
+	return out
 }
 
 // executeAll carries out a pass's commands side by side, as Karpenter's orchestration queue

@@ -2,6 +2,8 @@ package controller
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -82,6 +84,37 @@ func TestConfirms(t *testing.T) {
 			again.Nodes = append([]string(nil), base.Nodes...)
 			tt.change(&again)
 			assert.Equal(t, tt.want, confirms(again, base))
+		})
+	}
+}
+
+// TestConfirmedCommands: of a pass's commands, those the validation's decision confirms, in the
+// pass's order; a command validation dropped or changed is left out.
+func TestConfirmedCommands(t *testing.T) {
+	t.Parallel()
+	del := func(nodes ...string) consolidation.Command {
+		return consolidation.Command{Kind: consolidation.CommandDelete, Reason: consolidation.ReasonEmpty, Nodes: nodes}
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	tests := []struct {
+		name        string
+		plan, again []consolidation.Command
+		want        [][]string
+	}{
+		{"all confirmed", []consolidation.Command{del("a"), del("b")}, []consolidation.Command{del("b"), del("a")}, [][]string{{"a"}, {"b"}}},
+		{"one dropped", []consolidation.Command{del("a"), del("b")}, []consolidation.Command{del("b")}, [][]string{{"b"}}},
+		{"nodes changed", []consolidation.Command{del("a", "b")}, []consolidation.Command{del("a", "c")}, nil},
+		{"nothing proposed again", []consolidation.Command{del("a")}, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := confirmedCommands(&consolidation.Plan{Commands: tt.plan}, &consolidation.Plan{Commands: tt.again}, log)
+			var nodes [][]string
+			for _, c := range got {
+				nodes = append(nodes, c.Nodes)
+			}
+			assert.Equal(t, tt.want, nodes)
 		})
 	}
 }

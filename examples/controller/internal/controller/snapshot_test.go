@@ -201,7 +201,9 @@ func TestDisruptWithNothingToDo(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	e.c.cfg.ValidationDelay = time.Hour
-	_, err := e.c.disrupt(context.Background())
+	executed, next, err := e.c.disrupt(context.Background(), nil)
 	require.NoError(t, err)
+	assert.Zero(t, executed)
+	assert.Nil(t, next, "nothing proposed, nothing carried to the next pass")
 	assert.Empty(t, e.kube.Actions())
 }
