@@ -16,14 +16,14 @@ import (
 	"github.com/napkit/napkit/provisioner"
 )
 
-// disruptionLoop runs a disruption pass every DisruptionInterval, and the next one at once after
-// a pass that executed a command, as Karpenter's disruption controller requeues immediately after
-// an action: the budget a finished command held is free again, and waiting out a whole interval
-// per command made a scale-down of n budget-sized steps take n intervals on top of their
-// validation delays (docs/benchmarks.md, issue 18). When validation confirmed nothing but proposed
-// commands of its own, that decision, made on the cluster as it is now, is the next pass's first
-// one, also at once. A pass that proposes anything waits its validation delay, so the loop never
-// spins.
+// disruptionLoop runs a disruption pass every DisruptionInterval, and the next one as soon as the
+// nodes of a pass that executed commands are gone, as Karpenter's disruption controller requeues
+// immediately after an action: the budget those nodes held is free again only then (a node being
+// deleted counts against it), and waiting out a whole interval per command made a scale-down of n
+// budget-sized steps take n intervals on top of their validation delays (docs/benchmarks.md,
+// issue 18). When validation confirmed nothing but proposed commands of its own, that decision,
+// made on the cluster as it is now, is the next pass's first one, at once. A pass that proposes
+// anything waits its validation delay, so the loop never spins.
 func (c *Controller) disruptionLoop(ctx context.Context) {
 	var carried *consolidation.Plan
 	for ctx.Err() == nil {
@@ -32,42 +32,59 @@ func (c *Controller) disruptionLoop(ctx context.Context) {
 			c.log.Error("disruption pass failed", "error", err)
 		}
 		carried = next
-		if (executed > 0 && err == nil) || carried != nil {
-			continue
-		}
-		if !sleep(ctx, c.cfg.DisruptionInterval) {
+		switch {
+		case carried != nil:
+		case len(executed) > 0 && err == nil:
+			c.waitNodesGone(ctx, executed, c.cfg.DisruptionInterval)
+		case !sleep(ctx, c.cfg.DisruptionInterval):
 			return
 		}
 	}
 }
 
+// waitNodesGone waits until none of the named Nodes is in the informer, at most limit; it reports
+// whether they went.
+func (c *Controller) waitNodesGone(ctx context.Context, nodes []string, limit time.Duration) bool {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	for slices.ContainsFunc(nodes, func(name string) bool { return c.node(name) != nil }) {
+		if !sleep(ctx, replacementPoll) {
+			return false
+		}
+	}
+	return true
+}
+
 // disrupt decides (or takes carried, a decision made a moment ago), waits ValidationDelay,
 // decides again, and executes the commands both decisions agree on: Karpenter's validation,
 // which keeps a command from acting on a cluster that moved while it waited (pods arrived, a node
-// was nominated, a budget filled up). It returns how many commands it executed and, when it
-// executed none, the validation's decision if that proposes commands (next).
-func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (executed int, next *consolidation.Plan, err error) {
+// was nominated, a budget filled up). It returns the nodes of the commands it executed and, when
+// it executed none, the validation's decision if that proposes commands (next).
+func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (executed []string, next *consolidation.Plan, err error) {
 	plan := carried
 	if plan == nil {
 		s := c.takeSnapshot()
 		c.updateConsolidatable(ctx, s)
 		if plan, err = consolidation.Decide(c.consolidationInput(s)); err != nil {
-			return 0, nil, fmt.Errorf("decide: %w", err)
+			return nil, nil, fmt.Errorf("decide: %w", err)
 		}
 	}
 	c.markDrifted(ctx, plan)
 	if len(plan.Commands) == 0 || !sleep(ctx, c.cfg.ValidationDelay) {
-		return 0, nil, nil
+		return nil, nil, nil
 	}
 	again, err := consolidation.Decide(c.consolidationInput(c.takeSnapshot()))
 	if err != nil {
-		return 0, nil, fmt.Errorf("validate: %w", err)
+		return nil, nil, fmt.Errorf("validate: %w", err)
 	}
 	confirmed := confirmedCommands(plan, again, c.log)
 	if len(confirmed) == 0 && len(again.Commands) > 0 {
 		next = again
 	}
-	return len(confirmed), next, c.executeAll(ctx, confirmed)
+	for _, cmd := range confirmed {
+		executed = append(executed, cmd.Nodes...)
+	}
+	return executed, next, c.executeAll(ctx, confirmed)
 }
 
 // confirmedCommands are plan's commands that again, the validation's decision, confirms; the

@@ -203,7 +203,7 @@ func TestDisruptWithNothingToDo(t *testing.T) {
 	e.c.cfg.ValidationDelay = time.Hour
 	executed, next, err := e.c.disrupt(context.Background(), nil)
 	require.NoError(t, err)
-	assert.Zero(t, executed)
+	assert.Empty(t, executed)
 	assert.Nil(t, next, "nothing proposed, nothing carried to the next pass")
 	assert.Empty(t, e.kube.Actions())
 }
