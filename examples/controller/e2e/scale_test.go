@@ -78,7 +78,9 @@ func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape,
 		_, err := s.c.kube.AppsV1().Deployments(ns).Create(t.Context(), shape.deployment(ns, replicas), metav1.CreateOptions{})
 		require.NoError(t, err)
 	}
-	timeout := 5*time.Minute + time.Duration(p.pods)*30*time.Millisecond + p.bootDelay
+	// kube-scheduler binds about 30 pods/s on the 2-core machine (docs/benchmarks.md), fewer as the
+	// nodes grow: 20,000 pods need over 11 minutes of binding alone, so 60 ms a pod.
+	timeout := 5*time.Minute + time.Duration(p.pods)*60*time.Millisecond + p.bootDelay
 	var samples []sample
 	err := sampleUntil(t.Context(), w, timeout, func(c counts) bool {
 		samples = append(samples, sample{at: time.Now(), c: c})
