@@ -94,8 +94,11 @@ func formatValue(v any) string {
 	case int, int32, int64, bool, float64:
 		return fmt.Sprint(t)
 	}
-	if b, err := json.Marshal(v); err == nil {
-		return string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // a value reads as written: <redacted>, a&b, not \u003c...
+	if err := enc.Encode(v); err == nil {
+		return strings.TrimSuffix(b.String(), "\n")
 	}
 	return fmt.Sprintf("%v", v)
 }
