@@ -221,11 +221,11 @@ func (e *engine) addInFlightBin(f InFlightClaim) error {
 	object := "InFlightClaim " + f.Name
 	p := e.poolByName[f.NodePool]
 	if p == nil {
-		return inputErr(object, "nodePool", "NodePool %q is not among the NodePools", f.NodePool)
+		return badValue(object, "nodePool", f.NodePool, "no such NodePool among the NodePools")
 	}
 	it, off := e.findOffering(p, f)
 	if it == nil {
-		return inputErr(object, "instanceType", "instance type %q is not among NodePool %s's instance types", f.InstanceType, p.name)
+		return badValue(object, "instanceType", f.InstanceType, "not among NodePool %s's instance types", p.name)
 	}
 	b := &bin{id: len(e.bins), kind: binInFlight, name: f.Name, pool: p, target: -1}
 	b.labels = inFlightLabels(p, it, off, f)

@@ -234,7 +234,7 @@ func validateNodePool(np *api.NodePool, index int) (requirements.Requirements, e
 	}
 	for name, q := range np.Spec.Limits {
 		if q.Sign() < 0 {
-			return nil, inputErr(object, "spec.limits."+string(name), "must not be negative, got %s", q.String())
+			return nil, badValue(object, "spec.limits."+string(name), q.String(), "must not be negative")
 		}
 	}
 	return merged(requirements.FromAPI(np.Spec.Template.Spec.Requirements),

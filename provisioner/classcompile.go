@@ -97,13 +97,13 @@ func (e *engine) compileSpread(c *podClass, object string, i int) error {
 	tsc := &c.rep.Spec.TopologySpreadConstraints[i]
 	field := fmt.Sprintf("spec.topologySpreadConstraints[%d]", i)
 	if tsc.MaxSkew < 1 {
-		return inputErr(object, field+".maxSkew", "must be at least 1, got %d", tsc.MaxSkew)
+		return badValue(object, field+".maxSkew", tsc.MaxSkew, "must be at least 1")
 	}
 	if tsc.TopologyKey == "" {
 		return inputErr(object, field+".topologyKey", "must be set")
 	}
 	if tsc.WhenUnsatisfiable != corev1.DoNotSchedule && tsc.WhenUnsatisfiable != corev1.ScheduleAnyway {
-		return inputErr(object, field+".whenUnsatisfiable", "must be DoNotSchedule or ScheduleAnyway, got %q", tsc.WhenUnsatisfiable)
+		return badValue(object, field+".whenUnsatisfiable", tsc.WhenUnsatisfiable, "must be DoNotSchedule or ScheduleAnyway")
 	}
 	sel, err := compileSelector(selectorSpec{selector: tsc.LabelSelector, matchKeys: tsc.MatchLabelKeys,
 		ownerNamespace: c.ns, ownerLabels: c.labels}, e.nsLabels)

@@ -10,8 +10,13 @@ import (
 // are Plan.Unschedulable.
 var ErrInvalidInput = api.InvalidClass("provisioner: invalid input")
 
-// inputErr is an *api.FieldError of class ErrInvalidInput; the value, where there is one, is quoted
-// in the reason, which reads "must not be negative, got -1" either way.
+// inputErr is an *api.FieldError of class ErrInvalidInput about a missing or nil entry: no value.
 func inputErr(object, field, format string, args ...any) error {
 	return api.Invalid(ErrInvalidInput, object, field, nil, format, args...)
+}
+
+// badValue is an *api.FieldError of class ErrInvalidInput about a value the planner cannot use; the
+// message ends ", got <value>".
+func badValue(object, field string, value any, format string, args ...any) error {
+	return api.Invalid(ErrInvalidInput, object, field, value, format, args...)
 }

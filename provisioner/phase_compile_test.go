@@ -138,24 +138,25 @@ func TestSimulatorErrors(t *testing.T) {
 	n1 := node("n1", "test-zone-1", "4", "16Gi")
 	pools := []NodePoolInput{phasePool("p", m4)}
 	cases := []struct {
-		name string
-		run  func() error
-		want string
+		name  string
+		run   func() error
+		want  string
+		value any // the rejected value; nil for a missing entry
 	}{
 		{"nil node", func() error {
 			_, err := NewSimulator(Input{Nodes: []ExistingNode{{}}, NodePools: pools})
 			return err
-		}, "Node #0: node: is nil"},
+		}, "Node #0: node: is nil", nil},
 		{"node twice", func() error {
 			_, err := NewSimulator(Input{Nodes: []ExistingNode{n1, n1}, NodePools: pools})
 			return err
-		}, "Node n1: metadata.name: appears twice"},
+		}, "Node n1: metadata.name: appears twice", nil},
 		{"unknown node", func() error {
 			sim, err := NewSimulator(Input{Nodes: []ExistingNode{n1}, NodePools: pools})
 			require.NoError(t, err)
 			_, err = sim.Evacuate(EvacuateRequest{Nodes: []string{"n2"}})
 			return err
-		}, `EvacuateRequest: nodes: unknown node "n2"`},
+		}, `EvacuateRequest: nodes: unknown node, got "n2"`, "n2"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -164,6 +165,7 @@ func TestSimulatorErrors(t *testing.T) {
 			require.ErrorAs(t, err, &ie)
 			assert.True(t, errors.Is(err, ErrInvalidInput))
 			assert.Contains(t, err.Error(), tc.want)
+			assert.Equal(t, tc.value, ie.Value)
 		})
 	}
 }

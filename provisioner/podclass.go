@@ -157,7 +157,7 @@ func (e *engine) compilePods() error {
 		}
 		key := pod.Namespace + "/" + pod.Name
 		if pod.Spec.NodeName != "" {
-			return inputErr("Pod "+key, "spec.nodeName", "pod is bound to %s; pass it in Nodes", pod.Spec.NodeName)
+			return badValue("Pod "+key, "spec.nodeName", pod.Spec.NodeName, "the pod is bound; pass it in Nodes")
 		}
 		if err := add(pod, key, ""); err != nil {
 			return err

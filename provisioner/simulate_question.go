@@ -80,7 +80,7 @@ func (s *Simulator) goneNodes(names []string) ([]int, error) {
 	for _, name := range names {
 		i, ok := s.index[name]
 		if !ok {
-			return nil, inputErr("EvacuateRequest", "nodes", "unknown node %q", name)
+			return nil, badValue("EvacuateRequest", "nodes", name, "unknown node")
 		}
 		if !seen[i] {
 			seen[i] = true

@@ -28,7 +28,7 @@ func (s *Simulator) evacuationInput(req EvacuateRequest) (Input, error) {
 	gone := make(map[string]bool, len(req.Nodes))
 	for _, name := range req.Nodes {
 		if _, ok := s.index[name]; !ok {
-			return Input{}, inputErr("EvacuateRequest", "nodes", "unknown node %q", name)
+			return Input{}, badValue("EvacuateRequest", "nodes", name, "unknown node")
 		}
 		gone[name] = true
 	}

@@ -76,17 +76,17 @@ func validateOptions(o Options) error {
 	switch o.PreferencePolicy {
 	case PreferenceCostAware, PreferenceRespect, PreferenceIgnore:
 	default:
-		return inputErr("Options", "PreferencePolicy", "unknown policy %q (want %s, %s or %s)", o.PreferencePolicy,
+		return badValue("Options", "PreferencePolicy", o.PreferencePolicy, "unknown policy (want %s, %s or %s)",
 			PreferenceCostAware, PreferenceRespect, PreferenceIgnore)
 	}
 	switch o.MinValuesPolicy {
 	case MinValuesStrict, MinValuesBestEffort:
 	default:
-		return inputErr("Options", "MinValuesPolicy", "unknown policy %q (want %s or %s)", o.MinValuesPolicy,
+		return badValue("Options", "MinValuesPolicy", o.MinValuesPolicy, "unknown policy (want %s or %s)",
 			MinValuesStrict, MinValuesBestEffort)
 	}
 	if o.MaxInstanceTypes < 0 {
-		return inputErr("Options", "MaxInstanceTypes", "must not be negative, got %d", o.MaxInstanceTypes)
+		return badValue("Options", "MaxInstanceTypes", o.MaxInstanceTypes, "must not be negative")
 	}
 	return nil
 }
@@ -98,7 +98,7 @@ func validateBuffers(bufs []CapacityBuffer) error {
 			return inputErr(object, "name", "must be set")
 		}
 		if b.Replicas < 0 {
-			return inputErr("CapacityBuffer "+b.Name, "replicas", "must not be negative, got %d", b.Replicas)
+			return badValue("CapacityBuffer "+b.Name, "replicas", b.Replicas, "must not be negative")
 		}
 	}
 	return nil
