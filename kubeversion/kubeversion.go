@@ -8,6 +8,8 @@ import (
 
 	utilversion "k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/apimachinery/pkg/version"
+
+	"github.com/napkit/napkit/api"
 )
 
 // TTL is how long a discovered version may be reused before the API server is asked again
@@ -29,11 +31,12 @@ var (
 )
 
 // Parse reads "1.33.2", "v1.33.2" or a build-tagged "v1.33.2-aks.1" / "v1.33.2+k3s1" and returns
-// the plain "1.33.2". The field names where the string came from, for the error.
+// the plain "1.33.2". The field names where the string came from, for the error: an
+// *api.FieldError of class ErrInvalid.
 func Parse(field, s string) (string, error) {
 	v, err := utilversion.ParseGeneric(strings.TrimSpace(s))
 	if err != nil || len(v.Components()) < 3 {
-		return "", fmt.Errorf("%s %q: want major.minor.patch such as 1.33.2: %w", field, s, ErrInvalid)
+		return "", api.Invalid(ErrInvalid, "", field, s, "want major.minor.patch such as 1.33.2")
 	}
 	return fmt.Sprintf("%d.%d.%d", v.Major(), v.Minor(), v.Patch()), nil
 }
