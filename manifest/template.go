@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
@@ -24,6 +25,20 @@ const maxTemplates = 1024
 type templates struct {
 	mu sync.RWMutex
 	m  map[string]*template
+	// tried and reused count the documents looked up and those whose template existed: where
+	// documents rarely share one (a dump of running pods, each with its own node and status), the
+	// lookup and the copy only add work, so after giveUpAfter tries with under one reuse in eight
+	// the build stops looking.
+	tried, reused atomic.Int64
+}
+
+// giveUpAfter is how many lookups templates.worthIt waits for before judging the reuse rate.
+const giveUpAfter = 256
+
+// worthIt reports whether documents still share templates often enough to look them up.
+func (t *templates) worthIt() bool {
+	tried := t.tried.Load()
+	return tried < giveUpAfter || t.reused.Load()*8 >= tried
 }
 
 // template is the rest of a document (its text without the metadata block), converted and decoded.
@@ -70,6 +85,9 @@ func (t *templates) put(key []byte, tpl *template) bool {
 //   - a strict decode fills each top-level field from its own key, and every kept kind's
 //     "metadata" is its ObjectMeta; the pod-resource check reads only the spec.
 func (b *build) fromTemplate(raw rawDoc, source string) (prepared, bool) {
+	if !b.templates.worthIt() {
+		return prepared{}, false
+	}
 	start, end, ok := metadataBlock(raw.data)
 	if !ok {
 		return prepared{}, false
@@ -77,7 +95,10 @@ func (b *build) fromTemplate(raw rawDoc, source string) (prepared, bool) {
 	key := slices.Concat(raw.data[:start], raw.data[end:])
 	tpl := b.templates.get(key)
 	shared := tpl != nil
-	if tpl == nil {
+	b.templates.tried.Add(1)
+	if shared {
+		b.templates.reused.Add(1)
+	} else {
 		tpl = b.newTemplate(key)
 		shared = b.templates.put(key, tpl)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -113,19 +114,22 @@ func TestTemplateCopies(t *testing.T) {
 }
 
 // TestTemplateCacheBounded: a build keeps at most maxTemplates templates; documents beyond that are
-// still read, each from its own.
+// still read, from templates of their own.
 func TestTemplateCacheBounded(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // one worker: the counts are exact
 	var sb strings.Builder
 	for i := range maxTemplates + 10 {
-		fmt.Fprintf(&sb, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p-%d\nspec:\n  priority: %d\n", i, i)
+		for _, suffix := range []string{"a", "b"} { // two documents per template, so it is worth keeping
+			fmt.Fprintf(&sb, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p-%d-%s\nspec:\n  priority: %d\n", i, suffix, i)
+		}
 	}
 	b := (&Decoder{}).newBuild()
 	b.source([]byte(sb.String()), "in.yaml")
 	set, err := b.finish([]string{"in.yaml"})
 	require.NoError(t, err)
-	assert.Len(t, set.Objects, maxTemplates+10)
+	assert.Len(t, set.Objects, 2*(maxTemplates+10))
 	assert.Len(t, b.templates.m, maxTemplates)
-	assert.EqualValues(t, maxTemplates+10, b.templated.Load())
+	assert.EqualValues(t, 2*(maxTemplates+10), b.templated.Load())
 	assertSameSet(t, sb.String())
 }
 
@@ -166,6 +170,32 @@ func TestQuickMeta(t *testing.T) {
 			require.NoError(t, err)
 			require.Empty(t, strict)
 			assert.Equal(t, want.Metadata, meta)
+		})
+	}
+}
+
+// TestTemplateGivesUp: where documents share no template, the build stops looking them up after
+// giveUpAfter tries, and reads the same Set.
+func TestTemplateGivesUp(t *testing.T) {
+	var distinct, shared strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&distinct, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p-%d\nspec:\n  nodeName: node-%d\n", i, i)
+		fmt.Fprintf(&shared, "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p-%d\nspec:\n  nodeName: node-%d\n", i, i%3)
+	}
+	for _, tc := range []struct {
+		name      string
+		input     string
+		wantTried int64
+	}{
+		{"distinct", distinct.String(), giveUpAfter},
+		{"shared", shared.String(), 2000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // one worker: the count is exact
+			b := (&Decoder{}).newBuild()
+			b.source([]byte(tc.input), "in.yaml")
+			assert.Equal(t, tc.wantTried, b.templates.tried.Load())
+			assertSameSet(t, tc.input)
 		})
 	}
 }
