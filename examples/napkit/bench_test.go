@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,7 +19,6 @@ import (
 // cpu-ms is the process's user+system CPU over the run: on a shared machine the wall time depends
 // on the load, the CPU much less.
 func BenchmarkPlanCLI(b *testing.B) {
-	asProcess(b)
 	for _, n := range []int{10000, 20000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			path := filepath.Join(b.TempDir(), "pods.yaml")
@@ -54,19 +52,6 @@ func BenchmarkPlanCLI(b *testing.B) {
 			}
 		})
 	}
-}
-
-// asProcess runs a benchmark of a whole command with the collector settings main gives the process
-// (tuneGC), and restores the test process's afterwards.
-func asProcess(b *testing.B) {
-	percent := debug.SetGCPercent(100)
-	debug.SetGCPercent(percent)
-	limit := debug.SetMemoryLimit(-1)
-	tuneGC()
-	b.Cleanup(func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	})
 }
 
 // processCPU is the user+system CPU this process has used.

@@ -82,11 +82,7 @@ func runConsolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 		return err
 	}
 	c.cat.preload()
-	set, err := c.files.read(stdin, stderr)
-	if err != nil {
-		return err
-	}
-	s, catalogues, err := takeSnapshot(&c.cat, c.snap, set, now)
+	s, catalogues, err := readSnapshot(&c.cat, c.snap, c.files, stdin, stderr, func() time.Time { return now })
 	if err != nil {
 		return err
 	}

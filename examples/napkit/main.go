@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -45,31 +44,7 @@ func commands() map[string]command {
 }
 
 func main() {
-	tuneGC()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-// gcPercent and gcMemoryLimit are the collector settings of the napkit process unless GOGC or
-// GOMEMLIMIT set them: the heap may grow to five times the live data between collections instead of
-// twice, but the collector keeps the process under 512 MiB while the live data fits.
-//
-// Why: napkit is a short-lived process that builds its data once (10,000 decoded pods, the
-// catalogue, the plan) and exits; with the default, a third of its CPU outside the solve went to
-// collections that free little. With the limit, large inputs stay where they were (100,000
-// replicas: peak RSS about 470 MB with either setting, see docs/benchmarks.md, issue 17).
-const (
-	gcPercent     = 400
-	gcMemoryLimit = 512 << 20
-)
-
-// tuneGC applies gcPercent and gcMemoryLimit where the environment does not set them.
-func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(gcMemoryLimit)
-	}
 }
 
 // run is main without the process: it returns the exit code, so tests can call it. Standard input

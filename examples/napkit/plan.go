@@ -37,12 +37,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	cat.preload()
-	set, err := files.read(stdin, stderr)
-	if err != nil {
-		return err
-	}
-	now := time.Now()
-	s, _, err := takeSnapshot(&cat, snap, set, now)
+	s, _, err := readSnapshot(&cat, snap, files, stdin, stderr, time.Now)
 	if err != nil {
 		return err
 	}

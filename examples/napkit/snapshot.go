@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/napkit/napkit/api"
@@ -25,6 +26,18 @@ func (f *snapshotFlags) validate() error {
 		return usagef("--max-pods: must be at least 1, got %d", f.maxPods)
 	}
 	return nil
+}
+
+// readSnapshot reads the manifests and takes their snapshot at now(), asked once the manifests are
+// read, with the collector relaxed meanwhile (relaxGCWhileReading).
+func readSnapshot(cat *catalogueFlags, f snapshotFlags, files manifestFiles, stdin io.Reader, stderr io.Writer,
+	now func() time.Time) (*snapshot.Snapshot, map[string]*catalogue, error) {
+	defer relaxGCWhileReading()()
+	set, err := files.read(stdin, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return takeSnapshot(cat, f, set, now())
 }
 
 // takeSnapshot reads the manifests' cluster (each NodePool paired with its node class's catalogue)
