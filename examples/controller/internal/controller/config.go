@@ -59,6 +59,11 @@ type Config struct {
 	// kube-scheduler gives verdicts, which on a busy control plane took tens of seconds for
 	// 1,000 pods (docs/benchmarks.md, "Controller at scale").
 	WaitForScheduler bool
+	// PlannedPodGrace is how long after its node initialized (or after the plan, if later) a
+	// pending pod stays counted against the NodeClaim or node a plan put it on, instead of being
+	// planned again: the time kube-scheduler gets to bind it (plannedPods says why). Default:
+	// twice BatchMax, at least 10 s (Karpenter's nomination window); negative turns holding off.
+	PlannedPodGrace time.Duration
 	// DisruptionInterval is how often consolidation, drift and expiration run (10 s).
 	DisruptionInterval time.Duration
 	// ValidationDelay is how long a disruption command waits before it is re-decided and, if still
@@ -101,6 +106,7 @@ const DefaultMinReplaceSavings = 0.1
 func (c Config) withDefaults() Config {
 	defaultDuration(&c.BatchIdle, time.Second)
 	defaultDuration(&c.BatchMax, 10*time.Second)
+	defaultDuration(&c.PlannedPodGrace, max(2*c.BatchMax, 10*time.Second))
 	defaultDuration(&c.DisruptionInterval, 10*time.Second)
 	defaultDuration(&c.ValidationDelay, 15*time.Second)
 	defaultDuration(&c.ReplacementTimeout, 10*time.Minute)

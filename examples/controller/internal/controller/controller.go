@@ -23,6 +23,7 @@ type Controller struct {
 	// workers at once.
 	claimQ, nodeQ workqueue.TypedRateLimitingInterface[string]
 	state         *state
+	planned       *plannedPods
 	catalogues    *catalogueCache
 	versions      versionCache
 	repairNotes   repairNotes
@@ -54,6 +55,7 @@ func New(cfg Config) (*Controller, error) {
 		claimQ:      newQueue("nodeclaims"),
 		nodeQ:       newQueue("nodes"),
 		state:       newState(),
+		planned:     newPlannedPods(),
 		catalogues:  newCatalogueCache(cfg.Catalogue, cfg.Offerings),
 		launchSlots: make(chan struct{}, cfg.MaxConcurrentLaunches),
 	}

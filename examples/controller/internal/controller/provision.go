@@ -44,6 +44,7 @@ func (c *Controller) provision(ctx context.Context) error {
 	opts := c.cfg.Provisioner
 	opts.Seed = c.cfg.Seed
 	in := s.ProvisionerInput(opts)
+	held := c.planned.hold(s.Snapshot, &in, c.cfg.PlannedPodGrace)
 	pods := in.Pods
 	if len(pods) == 0 || len(in.NodePools) == 0 {
 		return nil
@@ -54,9 +55,10 @@ func (c *Controller) provision(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("plan %d pods: %w", len(pods), err)
 	}
-	c.log.Info("planned", "pods", len(pods), "newNodeClaims", len(plan.NodeClaims),
+	c.log.Info("planned", "pods", len(pods), "heldForEarlierPlans", held, "newNodeClaims", len(plan.NodeClaims),
 		"unschedulable", len(plan.Unschedulable), "pricePerHour", plan.Cost.PricePerHour, "solveMillis", plan.Stats.SolveMillis)
 	c.nominate(plan, s.Now)
+	c.planned.recordPlan(plan, s.Now)
 	c.reportUnschedulable(ctx, plan, pods)
 	_, err = c.createClaims(ctx, s, plan.NodeClaims, "provisioning")
 	return err
@@ -125,6 +127,7 @@ func (c *Controller) createClaims(ctx context.Context, s *clusterSnapshot, plann
 		p := planned[i]
 		c.metrics.claimsCreated.WithLabelValues(reason, p.NodePool).Inc()
 		c.state.nominate(nc.Name, s.Now.Add(c.nominationWindow()), s.Now)
+		c.planned.record(nc.Name, p.Pods, s.Now)
 		c.log.Info("created NodeClaim", "nodeClaim", nc.Name, "reason", reason, "instanceType", p.InstanceType,
 			"zone", p.Zone, "capacityType", p.CapacityType, "options", len(p.InstanceTypeOptions), "pods", len(p.Pods))
 		names = append(names, nc.Name)

@@ -1,0 +1,147 @@
+package controller
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/napkit/napkit/provisioner"
+	"github.com/napkit/napkit/snapshot"
+)
+
+// plannedPods remembers where the plans put pending pods, so that a later batch counts a pod
+// against the NodeClaim (or node) a plan already made room on, instead of planning it again.
+//
+// Why: kube-scheduler does not follow the plan. It binds pending pods to whichever nodes are
+// initialized first, spread by its LeastAllocated scoring, so in a burst the pods a plan packed
+// onto claim B often land on node A, and A's own pods are still pending when the next batch
+// looks. Planned again from scratch, those pods met in-flight claims that looked empty and nodes
+// that looked free, and the leftovers got new NodeClaims while the first plan's claims were still
+// booting: 1,000 pods took 75 nodes where the plan needed 52 (docs/benchmarks.md). Karpenter
+// does not do this; it re-plans every pending pod each batch. kube-scheduler's own answer,
+// a status.nominatedNodeName set by the autoscaler (KEP-5278), is cleared by kube-scheduler
+// v1.37's preemption step at the pod's next failed attempt (the e2e TestSchedulerNomination
+// shows it), so the controller holds the plan itself.
+//
+// A pod stays held while its target is coming: a claim in flight, or a node that is registered
+// but not initialized, and for a grace period (Config.PlannedPodGrace) after the node initialized
+// or the plan was made, whichever is later, the time kube-scheduler needs to bind it. A pod bound,
+// deleted or whose target is gone, deleting or failed is forgotten, and planned afresh if still
+// pending.
+type plannedPods struct {
+	mu    sync.Mutex
+	where map[string]plannedPod // by "namespace/name"
+}
+
+// plannedPod is where a plan put a pod: a NodeClaim's or a Node's name, and when.
+type plannedPod struct {
+	target string
+	at     time.Time
+}
+
+func newPlannedPods() *plannedPods { return &plannedPods{where: map[string]plannedPod{}} }
+
+// record remembers that a plan made at `at` put pods ("namespace/name") on target.
+func (p *plannedPods) record(target string, pods []string, at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, pod := range pods {
+		p.where[pod] = plannedPod{target: target, at: at}
+	}
+}
+
+// recordPlan remembers the placements a plan made on existing nodes and in-flight claims (the
+// new claims are recorded as they are created, under their new names).
+func (p *plannedPods) recordPlan(plan *provisioner.Plan, at time.Time) {
+	for _, placements := range [][]provisioner.NodePlacement{plan.ExistingNodes, plan.InFlightClaims} {
+		for _, pl := range placements {
+			p.record(pl.Name, pl.Pods, at)
+		}
+	}
+}
+
+// hold moves the pods of in.Pods that a plan put on a target still coming onto that target (an
+// in-flight claim's Pods or an existing node's Pods), so the provisioner counts their room as
+// taken, and returns how many it moved. Records of pods not held are dropped. A negative grace
+// holds nothing (every pending pod is planned afresh, as Karpenter does).
+func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace time.Duration) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if grace < 0 {
+		clear(p.where)
+	}
+	if len(p.where) == 0 {
+		return 0
+	}
+	targets := heldTargets(s, in)
+	kept := make(map[string]plannedPod, len(p.where))
+	pending := in.Pods[:0:0]
+	for _, pod := range in.Pods {
+		key := pod.Namespace + "/" + pod.Name
+		r, ok := p.where[key]
+		t, coming := targets[r.target]
+		if !ok || !coming || !t.holds(r.at, s.Now, grace) {
+			pending = append(pending, pod)
+			continue
+		}
+		kept[key] = r
+		t.add(in, pod)
+	}
+	p.where = kept
+	held := len(in.Pods) - len(pending)
+	in.Pods = pending
+	return held
+}
+
+// heldTarget is a claim or node pods may be held on: an index into in.InFlight or in.Nodes.
+type heldTarget struct {
+	inFlight, node int // -1 when not that kind
+	initialized    bool
+	initializedAt  time.Time
+}
+
+// holds reports whether a pod planned on the target at `at` is still held at now.
+func (t heldTarget) holds(at, now time.Time, grace time.Duration) bool {
+	if t.inFlight >= 0 || !t.initialized {
+		return true
+	}
+	since := at
+	if t.initializedAt.After(since) {
+		since = t.initializedAt
+	}
+	return now.Before(since.Add(grace))
+}
+
+// add puts pod on the target, copying the slice so the snapshot's own lists stay as they were.
+func (t heldTarget) add(in *provisioner.Input, pod *corev1.Pod) {
+	if t.inFlight >= 0 {
+		f := &in.InFlight[t.inFlight]
+		f.Pods = append(slices.Clip(f.Pods), pod)
+		return
+	}
+	n := &in.Nodes[t.node]
+	n.Pods = append(slices.Clip(n.Pods), pod)
+}
+
+// heldTargets indexes the claims in flight by name, and the existing nodes of in (registered,
+// not deleting) by their own name and by their NodeClaim's.
+func heldTargets(s *snapshot.Snapshot, in *provisioner.Input) map[string]heldTarget {
+	out := make(map[string]heldTarget, len(in.InFlight)+2*len(in.Nodes))
+	for i, f := range in.InFlight {
+		out[f.Name] = heldTarget{inFlight: i, node: -1}
+	}
+	for j, n := range in.Nodes {
+		t := heldTarget{inFlight: -1, node: j, initialized: n.Initialized}
+		sn, ok := s.Node(n.Node.Name)
+		if ok {
+			t.initializedAt = sn.InitializedAt
+		}
+		out[n.Node.Name] = t
+		if ok && sn.NodeClaim != nil {
+			out[sn.NodeClaim.Name] = t
+		}
+	}
+	return out
+}

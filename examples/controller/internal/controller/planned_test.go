@@ -1,0 +1,144 @@
+package controller
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/instancetype"
+	"github.com/napkit/napkit/provisioner"
+)
+
+// plannedEnv is a cluster with one target of each kind a plan can put a pod on, in each state.
+func plannedEnv(t *testing.T) *testEnv {
+	t.Helper()
+	e := newTestEnv(t)
+	cat := &instancetype.Catalogue{InstanceTypes: []*instancetype.InstanceType{{Name: d2}}}
+	e.c.catalogues = newCatalogueCache(func(*api.AKSNodeClass) (*instancetype.Catalogue, error) { return cat, nil },
+		e.c.cfg.Offerings)
+	e.addClass(t, "default")
+	e.addPool(t, poolOf("default", "default"))
+	typed := withLabel(api.LabelInstanceType, d2)
+	initAt := func(ago time.Duration) claimOpt {
+		return withCondition(api.ConditionInitialized, metav1.ConditionTrue, "Initialized", testNow.Add(-ago))
+	}
+	e.addClaim(t,
+		testClaim("flying", "default", "", typed),
+		testClaim("failed", "default", "", typed, withCondition(api.ConditionLaunched, metav1.ConditionFalse, "LaunchFailed", testNow)),
+		testClaim("going", "default", "", typed, claimDeleting()),
+		testClaim("booting", "default", pid("booting"), typed, launched(), registered()),
+		testClaim("fresh", "default", pid("fresh"), typed, launched(), registered(), initAt(5*time.Second)),
+		testClaim("old", "default", pid("old"), typed, launched(), registered(), initAt(time.Minute)),
+	)
+	e.addNode(t, newNode("booting", pid("booting"), isReady()), newNode("fresh", pid("fresh"), isReady()),
+		newNode("old", pid("old"), isReady()), newNode("deleted", pid("deleted"), isReady(), nodeDeleting()))
+	return e
+}
+
+// TestPlannedPodsHold: a pending pod a plan put on a claim or node still coming is counted on it
+// instead of planned again; once the target is initialized it is held for the grace period after
+// the later of the initialization and the plan; a pod whose target failed, is being deleted or is
+// unknown is planned again, and its record forgotten.
+func TestPlannedPodsHold(t *testing.T) {
+	t.Parallel()
+	const grace = 20 * time.Second
+	tests := []struct {
+		name   string
+		target string
+		ago    time.Duration // how long ago the plan was made
+		want   string        // the in-flight claim or node that holds the pod; "" for planned again
+	}{
+		{name: "claim in flight", target: "flying", ago: time.Hour, want: "flying"},
+		{name: "claim registered, node not initialized", target: "booting", ago: time.Hour, want: "booting"},
+		{name: "node named directly", target: "booting", ago: time.Hour, want: "booting"},
+		{name: "initialized within the grace", target: "fresh", ago: time.Hour, want: "fresh"},
+		{name: "initialized past the grace", target: "old", ago: time.Hour},
+		{name: "planned on an initialized node within the grace", target: "old", ago: 5 * time.Second, want: "old"},
+		{name: "launch failed", target: "failed", ago: time.Second},
+		{name: "claim being deleted", target: "going", ago: time.Second},
+		{name: "node being deleted", target: "deleted", ago: time.Second},
+		{name: "unknown target", target: "nowhere", ago: time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := plannedEnv(t)
+			e.addPod(t, newPod("web", unschedulable()), newPod("other", unschedulable()))
+			e.c.planned.record(tc.target, []string{"default/web"}, testNow.Add(-tc.ago))
+			s := e.c.takeSnapshot()
+			in := s.ProvisionerInput(provisioner.Options{})
+			held := e.c.planned.hold(s.Snapshot, &in, grace)
+
+			pending := mapSlice(in.Pods, func(p *corev1.Pod) string { return p.Name })
+			if tc.want == "" {
+				assert.Zero(t, held)
+				assert.ElementsMatch(t, []string{"web", "other"}, pending, "planned again")
+				assert.Empty(t, e.c.planned.where, "a pod planned again is forgotten")
+				return
+			}
+			assert.Equal(t, 1, held)
+			assert.Equal(t, []string{"other"}, pending)
+			assert.Equal(t, []string{"web"}, podsOnTarget(t, in, tc.want), "counted on %s", tc.want)
+			assert.Contains(t, e.c.planned.where, "default/web", "still remembered")
+			n, ok := s.Node(tc.want)
+			if ok {
+				assert.Empty(t, n.Pods, "the snapshot's own pod list is left alone")
+			}
+		})
+	}
+}
+
+// podsOnTarget lists the pods the provisioner input puts on the named in-flight claim or node.
+func podsOnTarget(t *testing.T, in provisioner.Input, name string) []string {
+	t.Helper()
+	for _, f := range in.InFlight {
+		if f.Name == name {
+			return mapSlice(f.Pods, func(p *corev1.Pod) string { return p.Name })
+		}
+	}
+	for _, n := range in.Nodes {
+		if n.Node.Name == name {
+			return mapSlice(n.Pods, func(p *corev1.Pod) string { return p.Name })
+		}
+	}
+	require.Failf(t, "no such target", "%s is neither in flight nor an existing node", name)
+	return nil
+}
+
+// TestPlannedPodsForget: a pod no longer pending (bound, deleted) is forgotten; a negative grace
+// holds nothing, as Karpenter plans every pending pod afresh.
+func TestPlannedPodsForget(t *testing.T) {
+	t.Parallel()
+	e := plannedEnv(t)
+	e.addPod(t, newPod("bound", boundTo("fresh")), newPod("web", unschedulable()))
+	e.c.planned.record("flying", []string{"default/bound", "default/web", "default/deleted"}, testNow)
+	s := e.c.takeSnapshot()
+	in := s.ProvisionerInput(provisioner.Options{})
+	assert.Equal(t, 1, e.c.planned.hold(s.Snapshot, &in, time.Minute))
+	assert.Equal(t, map[string]plannedPod{"default/web": {target: "flying", at: testNow}}, e.c.planned.where)
+
+	in = s.ProvisionerInput(provisioner.Options{})
+	assert.Zero(t, e.c.planned.hold(s.Snapshot, &in, -1))
+	assert.Len(t, in.Pods, 1, "planned afresh")
+	assert.Empty(t, e.c.planned.where)
+}
+
+// TestPlannedPodsRecordPlan: a plan's placements on existing nodes and in-flight claims are
+// remembered under those names.
+func TestPlannedPodsRecordPlan(t *testing.T) {
+	t.Parallel()
+	p := newPlannedPods()
+	p.recordPlan(&provisioner.Plan{
+		ExistingNodes:  []provisioner.NodePlacement{{Name: "node-a", Pods: []string{"ns/a1", "ns/a2"}}},
+		InFlightClaims: []provisioner.NodePlacement{{Name: "claim-b", Pods: []string{"ns/b1"}}},
+	}, testNow)
+	assert.Equal(t, map[string]plannedPod{
+		"ns/a1": {target: "node-a", at: testNow}, "ns/a2": {target: "node-a", at: testNow},
+		"ns/b1": {target: "claim-b", at: testNow},
+	}, p.where)
+}
