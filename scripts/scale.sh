@@ -6,6 +6,7 @@
 #
 #   scripts/scale.sh small        200 pods once: scale-up, 10 s steady state, scale-down (CI; under 4 min)
 #   scripts/scale.sh full [runs]  1,000 pods then 10,000 pods, each `runs` times (default 3)
+#   scripts/scale.sh up PODS [runs]  the scale-up alone of PODS pods, `runs` times (default 3)
 #
 # Each run appends its figures as a JSON line to $NAPKIT_SCALE_REPORT (default
 # /tmp/napkit-scale-<size>.jsonl). NAPKIT_SCALE_BOOT_DELAY, NAPKIT_SCALE_STEADY and
@@ -53,8 +54,12 @@ full)
 	run 1000 "$runs" 40m
 	run 10000 "$runs" 90m
 	;;
+up)
+	export NAPKIT_SCALE_REPORT="${NAPKIT_SCALE_REPORT:-/tmp/napkit-scale-up.jsonl}" NAPKIT_SCALE_PHASES=up
+	run "${2:?usage: scripts/scale.sh up PODS [runs]}" "${3:-3}" 40m
+	;;
 *)
-	echo "usage: scripts/scale.sh small|full [runs]" >&2
+	echo "usage: scripts/scale.sh small|full [runs] | up PODS [runs]" >&2
 	exit 2
 	;;
 esac

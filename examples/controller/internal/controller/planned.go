@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -64,19 +65,22 @@ func (p *plannedPods) recordPlan(plan *provisioner.Plan, at time.Time) {
 
 // hold moves the pods of in.Pods that a plan put on a target still coming onto that target (an
 // in-flight claim's Pods or an existing node's Pods), so the provisioner counts their room as
-// taken, and returns how many it moved. Records of pods not held are dropped. A negative grace
-// holds nothing (every pending pod is planned afresh, as Karpenter does).
-func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace time.Duration) int {
+// taken, and returns how many it moved and the targets holding them (which the caller keeps
+// nominated, or consolidation would take a node whose pods kube-scheduler has not bound yet for
+// underutilized). Records of pods not held are dropped. A negative grace holds nothing (every
+// pending pod is planned afresh, as Karpenter does).
+func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace time.Duration) (int, []string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if grace < 0 {
 		clear(p.where)
 	}
 	if len(p.where) == 0 {
-		return 0
+		return 0, nil
 	}
 	targets := heldTargets(s, in)
 	kept := make(map[string]plannedPod, len(p.where))
+	holding := map[string]bool{}
 	pending := in.Pods[:0:0]
 	for _, pod := range in.Pods {
 		key := pod.Namespace + "/" + pod.Name
@@ -87,12 +91,13 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 			continue
 		}
 		kept[key] = r
+		holding[r.target] = true
 		t.add(in, pod)
 	}
 	p.where = kept
 	held := len(in.Pods) - len(pending)
 	in.Pods = pending
-	return held
+	return held, slices.Sorted(maps.Keys(holding))
 }
 
 // heldTarget is a claim or node pods may be held on: an index into in.InFlight or in.Nodes.

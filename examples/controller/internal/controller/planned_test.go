@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -72,16 +73,18 @@ func TestPlannedPodsHold(t *testing.T) {
 			e.c.planned.record(tc.target, []string{"default/web"}, testNow.Add(-tc.ago))
 			s := e.c.takeSnapshot()
 			in := s.ProvisionerInput(provisioner.Options{})
-			held := e.c.planned.hold(s.Snapshot, &in, grace)
+			held, holding := e.c.planned.hold(s.Snapshot, &in, grace)
 
 			pending := mapSlice(in.Pods, func(p *corev1.Pod) string { return p.Name })
 			if tc.want == "" {
 				assert.Zero(t, held)
+				assert.Empty(t, holding)
 				assert.ElementsMatch(t, []string{"web", "other"}, pending, "planned again")
 				assert.Empty(t, e.c.planned.where, "a pod planned again is forgotten")
 				return
 			}
 			assert.Equal(t, 1, held)
+			assert.Equal(t, []string{tc.target}, holding, "the target to keep nominated")
 			assert.Equal(t, []string{"other"}, pending)
 			assert.Equal(t, []string{"web"}, podsOnTarget(t, in, tc.want), "counted on %s", tc.want)
 			assert.Contains(t, e.c.planned.where, "default/web", "still remembered")
@@ -119,11 +122,13 @@ func TestPlannedPodsForget(t *testing.T) {
 	e.c.planned.record("flying", []string{"default/bound", "default/web", "default/deleted"}, testNow)
 	s := e.c.takeSnapshot()
 	in := s.ProvisionerInput(provisioner.Options{})
-	assert.Equal(t, 1, e.c.planned.hold(s.Snapshot, &in, time.Minute))
+	held, _ := e.c.planned.hold(s.Snapshot, &in, time.Minute)
+	assert.Equal(t, 1, held)
 	assert.Equal(t, map[string]plannedPod{"default/web": {target: "flying", at: testNow}}, e.c.planned.where)
 
 	in = s.ProvisionerInput(provisioner.Options{})
-	assert.Zero(t, e.c.planned.hold(s.Snapshot, &in, -1))
+	held, _ = e.c.planned.hold(s.Snapshot, &in, -1)
+	assert.Zero(t, held)
 	assert.Len(t, in.Pods, 1, "planned afresh")
 	assert.Empty(t, e.c.planned.where)
 }
@@ -141,4 +146,21 @@ func TestPlannedPodsRecordPlan(t *testing.T) {
 		"ns/a1": {target: "node-a", at: testNow}, "ns/a2": {target: "node-a", at: testNow},
 		"ns/b1": {target: "claim-b", at: testNow},
 	}, p.where)
+}
+
+// TestProvisionKeepsHoldingTargetsNominated: a pass that holds every pending pod plans nothing
+// but keeps the targets nominated, so consolidation does not remove a node whose planned pods
+// kube-scheduler has not bound yet.
+func TestProvisionKeepsHoldingTargetsNominated(t *testing.T) {
+	t.Parallel()
+	e := plannedEnv(t)
+	e.addPod(t, newPod("web", unschedulable()))
+	e.c.planned.record("fresh", []string{"default/web"}, testNow.Add(-time.Minute))
+	require.False(t, e.c.state.isNominated("fresh", testNow))
+
+	require.NoError(t, e.c.provision(context.Background()))
+	assert.True(t, e.c.state.isNominated("fresh", testNow), "held pods keep their target nominated")
+	list, err := e.dyn.Resource(NodeClaimsGVR).List(context.Background(), metav1.ListOptions{})
+	require.NoError(t, err)
+	assert.Len(t, list.Items, 6, "no NodeClaim created for a held pod")
 }

@@ -44,7 +44,8 @@ func (c *Controller) provision(ctx context.Context) error {
 	opts := c.cfg.Provisioner
 	opts.Seed = c.cfg.Seed
 	in := s.ProvisionerInput(opts)
-	held := c.planned.hold(s.Snapshot, &in, c.cfg.PlannedPodGrace)
+	held, holding := c.planned.hold(s.Snapshot, &in, c.cfg.PlannedPodGrace)
+	c.nominateNames(holding, s.Now)
 	pods := in.Pods
 	if len(pods) == 0 || len(in.NodePools) == 0 {
 		return nil
@@ -71,11 +72,17 @@ func (c *Controller) nominationWindow() time.Duration { return max(2*c.cfg.Batch
 // nominate remembers which nodes and in-flight claims the plan counts on, for twice the batch
 // window (Karpenter's nomination window), so consolidation does not take them away meanwhile.
 func (c *Controller) nominate(plan *provisioner.Plan, now time.Time) {
-	until := now.Add(c.nominationWindow())
 	for _, placements := range [][]provisioner.NodePlacement{plan.ExistingNodes, plan.InFlightClaims} {
 		for _, p := range placements {
-			c.state.nominate(p.Name, until, now)
+			c.state.nominate(p.Name, now.Add(c.nominationWindow()), now)
 		}
+	}
+}
+
+// nominateNames nominates the named nodes or claims, as nominate does a plan's.
+func (c *Controller) nominateNames(names []string, now time.Time) {
+	for _, name := range names {
+		c.state.nominate(name, now.Add(c.nominationWindow()), now)
 	}
 }
 
