@@ -2,6 +2,7 @@ package provisioner
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // podRequests returns what a pod asks of a node, as the kubelet and kube-scheduler count it:
@@ -102,4 +103,14 @@ func maxInto(dst, src map[corev1.ResourceName]int64) {
 			dst[name] = q
 		}
 	}
+}
+
+// PodRequests returns what a pod asks of a node, counted as Solve counts it (see podRequests):
+// cpu in millicores, every other resource in its base unit, and one "pods" slot. The map is the
+// caller's.
+func PodRequests(pod *corev1.Pod) map[corev1.ResourceName]int64 { return podRequests(pod) }
+
+// QuantityValue is a quantity of the named resource in PodRequests' units.
+func QuantityValue(name corev1.ResourceName, q resource.Quantity) int64 {
+	return quantityValue(name, q)
 }

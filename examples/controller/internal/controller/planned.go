@@ -28,9 +28,10 @@ import (
 //
 // A pod stays held while its target is coming: a claim in flight, or a node that is registered
 // but not initialized, and for a grace period (Config.PlannedPodGrace) after the node initialized
-// or the plan was made, whichever is later, the time kube-scheduler needs to bind it. A pod bound,
-// deleted or whose target is gone, deleting or failed is forgotten, and planned afresh if still
-// pending.
+// or the plan was made, whichever is later, the time kube-scheduler needs to bind it; and only
+// while it still fits the node's room (kube-scheduler may have filled it with other pods). A pod
+// bound, deleted or whose target is gone, deleting or failed is forgotten, and planned afresh if
+// still pending.
 type plannedPods struct {
 	mu    sync.Mutex
 	where map[string]plannedPod // by "namespace/name"
@@ -79,6 +80,7 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 		return 0, nil
 	}
 	targets := heldTargets(s, in)
+	room := map[int]map[corev1.ResourceName]int64{} // per existing node: what is left, as pods are held
 	kept := make(map[string]plannedPod, len(p.where))
 	holding := map[string]bool{}
 	pending := in.Pods[:0:0]
@@ -86,7 +88,7 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 		key := pod.Namespace + "/" + pod.Name
 		r, ok := p.where[key]
 		t, coming := targets[r.target]
-		if !ok || !coming || !t.holds(r.at, s.Now, grace) {
+		if !ok || !coming || !t.holds(r.at, s.Now, grace) || !t.fits(in, room, pod) {
 			pending = append(pending, pod)
 			continue
 		}
@@ -117,6 +119,61 @@ func (t heldTarget) holds(at, now time.Time, grace time.Duration) bool {
 		since = t.initializedAt
 	}
 	return now.Before(since.Add(grace))
+}
+
+// fits reports whether the pod still fits the target's room and takes that room if so. An
+// in-flight claim's node is empty, so the plan's pods fit it; an existing node may have been
+// given other pods by kube-scheduler meanwhile, and a pod that no longer fits its node is planned
+// again at once rather than after the grace. Only resources are checked (not topology or
+// affinity, which the grace covers). A node without allocatable (not reported yet) takes all.
+func (t heldTarget) fits(in *provisioner.Input, room map[int]map[corev1.ResourceName]int64, pod *corev1.Pod) bool {
+	if t.inFlight >= 0 {
+		return true
+	}
+	left, ok := room[t.node]
+	if !ok {
+		left = freeOn(in.Nodes[t.node])
+		room[t.node] = left
+	}
+	if left == nil {
+		return true
+	}
+	req := provisioner.PodRequests(pod)
+	for name, q := range req {
+		if free, tracked := left[name]; tracked && q > free {
+			return false
+		}
+	}
+	for name, q := range req {
+		if _, tracked := left[name]; tracked {
+			left[name] -= q
+		}
+	}
+	return true
+}
+
+// freeOn is the node's allocatable minus the requests of its pods still running, or nil when the
+// node reports no allocatable.
+func freeOn(n provisioner.ExistingNode) map[corev1.ResourceName]int64 {
+	alloc := n.Node.Status.Allocatable
+	if len(alloc) == 0 {
+		return nil
+	}
+	left := make(map[corev1.ResourceName]int64, len(alloc))
+	for name, q := range alloc {
+		left[name] = provisioner.QuantityValue(name, q)
+	}
+	for _, pod := range n.Pods {
+		if pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
+			continue
+		}
+		for name, q := range provisioner.PodRequests(pod) {
+			if _, tracked := left[name]; tracked {
+				left[name] -= q
+			}
+		}
+	}
+	return left
 }
 
 // add puts pod on the target, copying the slice so the snapshot's own lists stay as they were.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/napkit/napkit/api"
@@ -163,4 +164,41 @@ func TestProvisionKeepsHoldingTargetsNominated(t *testing.T) {
 	list, err := e.dyn.Resource(NodeClaimsGVR).List(context.Background(), metav1.ListOptions{})
 	require.NoError(t, err)
 	assert.Len(t, list.Items, 6, "no NodeClaim created for a held pod")
+}
+
+// TestPlannedPodsReleaseWhatNoLongerFits: kube-scheduler put another pod on a node a plan had
+// counted on; the planned pods that no longer fit its room are planned again at once, the
+// others stay held.
+func TestPlannedPodsReleaseWhatNoLongerFits(t *testing.T) {
+	t.Parallel()
+	e := plannedEnv(t)
+	full := newNode("full", pid("full"), isReady())
+	full.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2"),
+		corev1.ResourceMemory: resource.MustParse("8Gi"), corev1.ResourcePods: resource.MustParse("110")}
+	e.addNode(t, full)
+	e.addClaim(t, testClaim("full", "default", pid("full"), withLabel(api.LabelInstanceType, d2), launched(), registered()))
+	e.addPod(t,
+		newPod("stranger", boundTo("full"), cpuRequest("1500m")),
+		newPod("first", unschedulable(), cpuRequest("400m")),
+		newPod("second", unschedulable(), cpuRequest("400m")),
+	)
+	e.c.planned.record("full", []string{"default/first", "default/second"}, testNow)
+	s := e.c.takeSnapshot()
+	in := s.ProvisionerInput(provisioner.Options{})
+	held, holding := e.c.planned.hold(s.Snapshot, &in, time.Minute)
+
+	assert.Equal(t, 1, held, "500m left: one of the two 400m pods")
+	assert.Equal(t, []string{"full"}, holding)
+	require.Len(t, in.Pods, 1)
+	onFull := podsOnTarget(t, in, "full")
+	assert.Len(t, onFull, 2)
+	assert.Contains(t, onFull, "stranger")
+	assert.NotContains(t, onFull, in.Pods[0].Name, "the pod planned again is not also held")
+}
+
+func cpuRequest(q string) podOpt {
+	return func(p *corev1.Pod) {
+		p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: "c", Resources: corev1.ResourceRequirements{
+			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(q)}}})
+	}
 }
