@@ -93,8 +93,8 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 			continue
 		}
 		kept[key] = r
+		t.add(in, pod, !holding[r.target])
 		holding[r.target] = true
-		t.add(in, pod)
 	}
 	p.where = kept
 	held := len(in.Pods) - len(pending)
@@ -176,15 +176,19 @@ func freeOn(n provisioner.ExistingNode) map[corev1.ResourceName]int64 {
 	return left
 }
 
-// add puts pod on the target, copying the slice so the snapshot's own lists stay as they were.
-func (t heldTarget) add(in *provisioner.Input, pod *corev1.Pod) {
+// add puts pod on the target. The first add to a target copies its list (the snapshot's own
+// lists stay as they were); later ones append to that copy.
+func (t heldTarget) add(in *provisioner.Input, pod *corev1.Pod, first bool) {
+	var pods *[]*corev1.Pod
 	if t.inFlight >= 0 {
-		f := &in.InFlight[t.inFlight]
-		f.Pods = append(slices.Clip(f.Pods), pod)
-		return
+		pods = &in.InFlight[t.inFlight].Pods
+	} else {
+		pods = &in.Nodes[t.node].Pods
 	}
-	n := &in.Nodes[t.node]
-	n.Pods = append(slices.Clip(n.Pods), pod)
+	if first {
+		*pods = slices.Clip(*pods)
+	}
+	*pods = append(*pods, pod)
 }
 
 // heldTargets indexes the claims in flight by name, and the existing nodes of in (registered,

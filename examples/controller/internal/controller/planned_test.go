@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/provisioner"
+	"github.com/napkit/napkit/snapshot"
 )
 
 // plannedEnv is a cluster with one target of each kind a plan can put a pod on, in each state.
@@ -200,5 +202,42 @@ func cpuRequest(q string) podOpt {
 	return func(p *corev1.Pod) {
 		p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: "c", Resources: corev1.ResourceRequirements{
 			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(q)}}})
+	}
+}
+
+// BenchmarkPlannedPodsHold holds 10,000 pending pods planned on 500 in-flight claims and 500
+// registered nodes (each with its room checked), as a batch of a 10,000-pod burst does; the
+// provisioner input is rebuilt each time, as each pass does.
+func BenchmarkPlannedPodsHold(b *testing.B) {
+	pool := provisioner.NodePoolInput{NodePool: poolOf("default", "default"),
+		InstanceTypes: []*instancetype.InstanceType{{Name: d2}}}
+	objs := snapshot.Objects{NodePools: []provisioner.NodePoolInput{pool}}
+	p := newPlannedPods()
+	for i := range 1000 {
+		name := fmt.Sprintf("default-%d", i)
+		opts := []claimOpt{withLabel(api.LabelInstanceType, d2), launched()}
+		if i%2 == 1 {
+			opts = append(opts, registered())
+			node := newNode(name, pid(name), isReady())
+			node.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("16"),
+				corev1.ResourceMemory: resource.MustParse("64Gi"), corev1.ResourcePods: resource.MustParse("110")}
+			objs.Nodes = append(objs.Nodes, node)
+		}
+		objs.NodeClaims = append(objs.NodeClaims, testClaim(name, "default", pid(name), opts...))
+		var planned []string
+		for j := range 10 {
+			pod := newPod(fmt.Sprintf("web-%d-%d", i, j), unschedulable(), cpuRequest("500m"))
+			objs.Pods = append(objs.Pods, pod)
+			planned = append(planned, "default/"+pod.Name)
+		}
+		p.record(name, planned, testNow)
+	}
+	s, err := snapshot.Take(objs, snapshot.Options{Now: testNow, PendingRule: snapshot.PendingUngated})
+	require.NoError(b, err)
+	for b.Loop() {
+		in := s.ProvisionerInput(provisioner.Options{})
+		if held, _ := p.hold(s, &in, time.Minute); held != 10000 {
+			b.Fatalf("held %d of 10,000", held)
+		}
 	}
 }
