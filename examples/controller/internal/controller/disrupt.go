@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -56,10 +55,10 @@ func (c *Controller) waitNodesGone(ctx context.Context, nodes []string, limit ti
 }
 
 // disrupt decides (or takes carried, a decision made a moment ago), waits ValidationDelay,
-// decides again, and executes the commands both decisions agree on: Karpenter's validation,
+// validates (validate.go) and executes the commands that still hold: Karpenter's validation,
 // which keeps a command from acting on a cluster that moved while it waited (pods arrived, a node
 // was nominated, a budget filled up). It returns the nodes of the commands it executed and, when
-// it executed none, the validation's decision if that proposes commands (next).
+// it executed none, a fresh decision if that proposes commands (next).
 func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (executed []string, next *consolidation.Plan, err error) {
 	plan := carried
 	if plan == nil {
@@ -73,32 +72,17 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (
 	if len(plan.Commands) == 0 || !sleep(ctx, c.cfg.ValidationDelay) {
 		return nil, nil, nil
 	}
-	again, err := consolidation.Decide(c.consolidationInput(c.takeSnapshot()))
+	confirmed, again, err := c.validate(plan)
 	if err != nil {
-		return nil, nil, fmt.Errorf("validate: %w", err)
+		return nil, nil, err
 	}
-	confirmed := confirmedCommands(plan, again, c.log)
-	if len(confirmed) == 0 && len(again.Commands) > 0 {
+	if len(confirmed) == 0 && again != nil && len(again.Commands) > 0 {
 		next = again
 	}
 	for _, cmd := range confirmed {
 		executed = append(executed, cmd.Nodes...)
 	}
 	return executed, next, c.executeAll(ctx, confirmed)
-}
-
-// confirmedCommands are plan's commands that again, the validation's decision, confirms; the
-// others are logged.
-func confirmedCommands(plan, again *consolidation.Plan, log *slog.Logger) []consolidation.Command {
-	var out []consolidation.Command
-	for _, cmd := range plan.Commands {
-		if !slices.ContainsFunc(again.Commands, func(x consolidation.Command) bool { return confirms(x, cmd) }) {
-			log.Info("command no longer valid", "command", describe(cmd))
-			continue
-		}
-		out = append(out, cmd)
-	}
-	return out
 }
 
 // executeAll carries out a pass's commands side by side, as Karpenter's orchestration queue
