@@ -20,7 +20,8 @@ type Validation struct {
 // order given, each on the cluster the earlier valid ones leave (as Decide committed them): every
 // node is still a candidate its method may take (there, not deleting, not nominated, not blocked,
 // not receiving an earlier command's pods, past consolidateAfter, empty for Empty) within its
-// pool's budget and the PDB allowances, and the same removal, simulated again, gives a command of
+// pool's budget and the PDB allowances (a single node's drain may be paced, as Decide allows), and
+// the same removal, simulated again, gives a command of
 // the same kind with as many replacements.
 //
 // Deciding the whole pass again and asking for identical commands is stricter: a greedy search on
@@ -102,7 +103,7 @@ func (p *pass) validCandidates(cmd Command) ([]*candidate, string) {
 			return nil, "NodePool " + pool + "'s budget no longer allows it"
 		}
 	}
-	if !p.pdbs.fits(nodes) {
+	if !p.pdbs.admits(nodes) {
 		return nil, "the PDB allowances no longer take its evictions"
 	}
 	return nodes, ""

@@ -51,6 +51,15 @@ func TestValidate(t *testing.T) {
 		{name: "the pass, another node came", cmds: []Command{empty, replace}, change: func(c *fxCluster) {
 			c.node("other", "", "near", fxZ1, fxOD, fxPod("q", "3", "2Gi"))
 		}},
+		{name: "a single node's drain paced by a PDB", cmds: []Command{empty, replace}, change: func(c *fxCluster) {
+			c.nodes[0].Pods[0].Labels["app"] = "a"
+			fxBind(c.nodes[0], fxPod("p2", "100m", "100Mi", fxLabel("app", "a")))
+			c.pdb(fxPDB("pdb", "a", 1))
+		}},
+		{name: "a PDB allowing nothing", cmds: []Command{empty, replace}, change: func(c *fxCluster) {
+			c.nodes[0].Pods[0].Labels["app"] = "a"
+			c.pdb(fxPDB("pdb", "a", 0))
+		}, why: "node n is no longer consolidatable"},
 		{name: "node gone", cmds: []Command{empty, replace}, change: func(c *fxCluster) { c.nodes = c.nodes[1:] },
 			why: "node n is no longer a candidate"},
 		{name: "nominated", cmds: []Command{empty, replace}, change: func(c *fxCluster) { c.nodes[0].Nominated = true },
