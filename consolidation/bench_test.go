@@ -217,3 +217,38 @@ func BenchmarkDecide(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkValidate measures validating a whole Decide pass's Empty and Underutilized commands
+// on the same synthetic clusters (what the controller runs after each validation delay, in place
+// of a second Decide).
+func BenchmarkValidate(b *testing.B) {
+	for _, c := range []benchCluster{{nodes: 200, pools: 2, seed: 7}, {nodes: 2000, pools: 2, seed: 7}} {
+		in := c.build(b)
+		plan, err := Decide(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var cmds []Command
+		for _, cmd := range plan.Commands {
+			if cmd.Reason == ReasonEmpty || cmd.Reason == ReasonUnderutilized {
+				cmds = append(cmds, cmd)
+			}
+		}
+		b.Run(fmt.Sprintf("nodes=%d/commands=%d", c.nodes, len(cmds)), func(b *testing.B) {
+			var held int
+			for b.Loop() {
+				verdicts, err := Validate(in, cmds)
+				if err != nil {
+					b.Fatal(err)
+				}
+				held = 0
+				for _, v := range verdicts {
+					if v.Command != nil {
+						held++
+					}
+				}
+			}
+			b.ReportMetric(float64(held), "held")
+		})
+	}
+}
