@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
-	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/napkit/napkit/consolidation"
@@ -91,16 +91,15 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (
 // A failed command rolls back alone; the errors are joined, each naming its command.
 func (c *Controller) executeAll(ctx context.Context, cmds []consolidation.Command) error {
 	errs := make([]error, len(cmds))
-	var g errgroup.Group
+	var wg sync.WaitGroup
 	for i, cmd := range cmds {
-		g.Go(func() error {
+		wg.Go(func() {
 			if err := c.execute(ctx, cmd); err != nil {
 				errs[i] = fmt.Errorf("%s: %w", describe(cmd), err)
 			}
-			return nil
 		})
 	}
-	_ = g.Wait() // each command's error is kept apart in errs
+	wg.Wait()
 	return errors.Join(errs...)
 }
 
