@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +107,7 @@ rules:
 			if !scenarioPassed {
 				derived = unionRules(t, readRules(t, rulesFile), derived)
 			}
+			derived = unionRules(t, derived, staleCopyRules)
 			writeRules(t, rulesFile, derived)
 		})
 	}
@@ -183,9 +185,22 @@ rules:
 	assert.Empty(t, forbidden, "requests the chart's RBAC forbade")
 	want := readRules(t, rulesFile)
 	missing, unused := ruleDiff(expand(want), expand(derived))
+	assert.Subset(t, expand(want), expand(staleCopyRules), "the chart grants the reads of a stale cached copy")
+	unused = slices.DeleteFunc(unused, func(rule string) bool { return slices.Contains(expand(staleCopyRules), rule) })
 	assert.Empty(t, missing, "audited requests the chart's rules do not grant: run NAPKIT_UPDATE_RBAC=1 bash scripts/e2e.sh -run ChartIdentity")
 	assert.Empty(t, unused, "rules of the chart no request used: run NAPKIT_UPDATE_RBAC=1 bash scripts/e2e.sh -run ChartIdentity")
 }
+
+// staleCopyRules are the controller's reads of a NodeClaim or Node it writes: it writes from the
+// informer's copy and reads the object only when that copy is stale or says nothing new (a write
+// conflict, an object not seen yet; internal/controller/update.go, writeFromCache), so whether a
+// run makes them depends on timing (the NodeClaim read was missing from some runs). The chart must
+// grant them always, or a conflict would become a forbidden request: the check asks the rules file
+// to hold them and does not ask a run to show them, and NAPKIT_UPDATE_RBAC keeps them.
+var staleCopyRules = rbacRules{ClusterRules: []rbacRule{
+	{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"get"}},
+	{APIGroups: []string{"karpenter.sh"}, Resources: []string{"nodeclaims"}, Verbs: []string{"get"}},
+}}
 
 // serviceAccountConfig is a client config that authenticates only with a token the TokenRequest
 // API issues for the ServiceAccount (no client certificate of the admin).
