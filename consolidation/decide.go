@@ -15,9 +15,9 @@ import (
 // than the consolidation commands found, the pass takes it instead (see karpenter.go), so a pass
 // never saves less than Karpenter's on the same snapshot.
 //
-// Errors wrap ErrInvalidInput (the snapshot) or ErrSimulation (the provisioner refused the
-// snapshot); ErrBudget is never returned (a misconfigured budget allows nothing and is reported
-// in Blocked).
+// Errors wrap ErrInvalidInput (the snapshot), ErrSimulation (the provisioner refused the
+// snapshot) or ErrStopped (Options.Stop closed); ErrBudget is never returned (a misconfigured
+// budget allows nothing and is reported in Blocked).
 func Decide(in Input) (*Plan, error) {
 	start := time.Now()
 	p, skipped, err := startPass(&in)
@@ -25,6 +25,9 @@ func Decide(in Input) (*Plan, error) {
 		return nil, err
 	}
 	for _, method := range []func() error{p.expire, p.emptiness, p.drift, p.consolidate} {
+		if err := p.stopped(); err != nil {
+			return nil, err
+		}
 		if err := method(); err != nil {
 			return nil, err
 		}
@@ -40,6 +43,9 @@ func Decide(in Input) (*Plan, error) {
 // startPass collects the candidates, their budgets and the simulator over the snapshot; skipped
 // are the nodes that are not candidates, with the reason.
 func startPass(in *Input) (*pass, []Blocked, error) {
+	if err := checkStop(in.Options.Stop, 0); err != nil {
+		return nil, nil, err // before the simulator's compile, the costliest step of a start
+	}
 	cands, skipped, err := collect(in)
 	if err != nil {
 		return nil, nil, err

@@ -14,6 +14,10 @@ import (
 // provisioner rejects, so no command can be trusted.
 var ErrSimulation = errors.New("consolidation: scheduling simulation failed")
 
+// ErrStopped is returned (wrapped) by Decide and Validate when Options.Stop was closed: the pass
+// was abandoned, its commands unfinished, and no plan is returned.
+var ErrStopped = errors.New("consolidation: stopped")
+
 // pass is one Decide run: the snapshot, the one simulator every "does it fit" question goes to, and
 // what the commands found so far took from the cluster.
 //
@@ -182,12 +186,28 @@ func (p *pass) simulate(nodes []*candidate, how simulation) (*provisioner.Plan, 
 			req.Nodes = append(req.Nodes, name)
 		}
 	}
+	if err := p.stopped(); err != nil {
+		return nil, err
+	}
 	p.simulations++
 	plan, err := p.sim.Evacuate(req)
 	if err != nil {
 		return nil, fmt.Errorf("%w: removing %s: %w", ErrSimulation, strings.Join(req.Nodes, ","), err)
 	}
 	return plan, nil
+}
+
+// stopped checks Options.Stop without blocking. It is asked before each simulation (milliseconds
+// each on thousands of nodes, the unit of a pass's work), so a stop is seen within one of them.
+func (p *pass) stopped() error { return checkStop(p.in.Options.Stop, p.simulations) }
+
+func checkStop(stop <-chan struct{}, simulations int) error {
+	select {
+	case <-stop:
+		return fmt.Errorf("%w after %d simulations", ErrStopped, simulations)
+	default:
+		return nil
+	}
 }
 
 // rebuild compiles a fresh simulator over the snapshot the commands so far leave: removed nodes

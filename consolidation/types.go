@@ -93,6 +93,11 @@ type Options struct {
 	MinReplaceSavings float64
 	// Provisioner tunes the scheduling simulations (seed, preference policy, time budget).
 	Provisioner provisioner.Options
+	// Stop, when closed, ends Decide or Validate before their next scheduling simulation with an
+	// error wrapping ErrStopped: a pass over thousands of nodes takes seconds, and a controller
+	// shutting down (its context's Done channel) must not wait for it. It is read, never
+	// written, so a pass that is not stopped returns the same plan as without it; nil never stops.
+	Stop <-chan struct{} `json:"-"`
 }
 
 // Plan is the result of Decide. Every slice is sorted; the JSON field names are the

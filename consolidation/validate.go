@@ -29,6 +29,7 @@ type Validation struct {
 // simulated) picks other nodes although the commands still hold, which threw away 8 of 22
 // commands of a 1,000-pod scale-down (docs/benchmarks.md, issue 18). Drift and expiration
 // commands are not re-simulated (an input error): their rules do not come from a search.
+// Options.Stop ends it between simulations with an error wrapping ErrStopped, as it does Decide.
 func Validate(in Input, cmds []Command) ([]Validation, error) {
 	for i, cmd := range cmds {
 		if cmd.Reason != ReasonEmpty && cmd.Reason != ReasonUnderutilized {
@@ -41,6 +42,9 @@ func Validate(in Input, cmds []Command) ([]Validation, error) {
 	}
 	out := make([]Validation, len(cmds))
 	for i, cmd := range cmds {
+		if err := p.stopped(); err != nil {
+			return nil, err
+		}
 		if out[i], err = p.validate(cmd); err != nil {
 			return nil, err
 		}
