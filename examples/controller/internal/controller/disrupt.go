@@ -64,7 +64,7 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (
 	if plan == nil {
 		s := c.takeSnapshot()
 		c.updateConsolidatable(ctx, s)
-		if plan, err = consolidation.Decide(c.consolidationInput(s)); err != nil {
+		if plan, err = consolidation.Decide(c.consolidationInput(ctx, s)); err != nil {
 			return nil, nil, fmt.Errorf("decide: %w", err)
 		}
 	}
@@ -72,7 +72,7 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (
 	if len(plan.Commands) == 0 || !sleep(ctx, c.cfg.ValidationDelay) {
 		return nil, nil, nil
 	}
-	confirmed, again, err := c.validate(plan)
+	confirmed, again, err := c.validate(ctx, plan)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -104,10 +104,13 @@ func (c *Controller) executeAll(ctx context.Context, cmds []consolidation.Comman
 }
 
 // consolidationInput is the snapshot as consolidation reads it, with the controller's options.
-func (c *Controller) consolidationInput(s *clusterSnapshot) consolidation.Input {
+// The pass stops when ctx ends (consolidation.ErrStopped): at 2,000 nodes a Decide takes seconds,
+// and a shutdown waited for it (the scale suite's "controller did not stop within 30 s").
+func (c *Controller) consolidationInput(ctx context.Context, s *clusterSnapshot) consolidation.Input {
 	in := s.ConsolidationInput(c.cfg.Consolidation)
 	in.Cluster = c.clusterConfig()
 	in.Options.Provisioner.Seed = c.cfg.Seed
+	in.Options.Stop = ctx.Done()
 	return in
 }
 

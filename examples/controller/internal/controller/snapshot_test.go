@@ -154,7 +154,7 @@ func TestConsolidationInput(t *testing.T) {
 	lastEvent := testNow.Add(-30 * time.Second)
 	e.c.state.podEvent("managed", lastEvent)
 
-	in := e.c.consolidationInput(e.c.takeSnapshot())
+	in := e.c.consolidationInput(t.Context(), e.c.takeSnapshot())
 
 	assert.Equal(t, testNow, in.Now)
 	assert.Equal(t, []string{"pending"}, mapSlice(in.PendingPods, func(p *corev1.Pod) string { return p.Name }))
@@ -165,6 +165,7 @@ func TestConsolidationInput(t *testing.T) {
 	assert.Equal(t, []*appsv1.DaemonSet{ds}, in.DaemonSets)
 	assert.True(t, in.Options.AllowSplit, "options come from the config")
 	assert.Equal(t, uint64(7), in.Options.Provisioner.Seed, "the config's seed")
+	assert.Equal(t, t.Context().Done(), in.Options.Stop, "the pass stops with the context")
 	assert.Equal(t, []provisioner.InFlightClaim{{Name: "booting", NodePool: "default", InstanceType: d2,
 		Labels: claims[0].Labels}}, in.InFlight, "unregistered nodes are left to InFlight")
 
@@ -205,5 +206,23 @@ func TestDisruptWithNothingToDo(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, executed)
 	assert.Nil(t, next, "nothing proposed, nothing carried to the next pass")
+	assert.Empty(t, e.kube.Actions())
+}
+
+// TestDisruptStopsWithItsContext: a pass whose context has ended decides nothing (Decide returns
+// consolidation.ErrStopped before compiling the cluster) and writes nothing, so a controller
+// shutting down does not wait for a pass over thousands of nodes (docs/benchmarks.md, issue 18).
+func TestDisruptStopsWithItsContext(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.addPool(t, poolOf("default", "default"))
+	e.addNode(t, newNode("n", "", isReady()))
+	e.kube.ClearActions()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	executed, next, err := e.c.disrupt(ctx, nil)
+	require.ErrorIs(t, err, consolidation.ErrStopped)
+	assert.Empty(t, executed)
+	assert.Nil(t, next)
 	assert.Empty(t, e.kube.Actions())
 }

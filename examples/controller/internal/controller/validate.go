@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -14,17 +15,17 @@ import (
 // same kind, nodes and replacements, launch lists within the decided ones). A plan with drift or
 // expiration is decided again, and its commands hold when the new decision proposes them too.
 // When none holds, again is a fresh decision the next pass may start from.
-func (c *Controller) validate(plan *consolidation.Plan) (confirmed []consolidation.Command, again *consolidation.Plan, err error) {
+func (c *Controller) validate(ctx context.Context, plan *consolidation.Plan) (confirmed []consolidation.Command, again *consolidation.Plan, err error) {
 	s := c.takeSnapshot()
 	simulated := !slices.ContainsFunc(plan.Commands, func(cmd consolidation.Command) bool {
 		return cmd.Reason != consolidation.ReasonEmpty && cmd.Reason != consolidation.ReasonUnderutilized
 	})
 	if simulated {
-		if confirmed, err = c.resimulate(s, plan.Commands); err != nil || len(confirmed) > 0 {
+		if confirmed, err = c.resimulate(ctx, s, plan.Commands); err != nil || len(confirmed) > 0 {
 			return confirmed, nil, err
 		}
 	}
-	if again, err = consolidation.Decide(c.consolidationInput(s)); err != nil {
+	if again, err = consolidation.Decide(c.consolidationInput(ctx, s)); err != nil {
 		return nil, nil, fmt.Errorf("validate: %w", err)
 	}
 	if !simulated {
@@ -35,8 +36,8 @@ func (c *Controller) validate(plan *consolidation.Plan) (confirmed []consolidati
 
 // resimulate is consolidation.Validate over cmds, read as the commands that still hold; the
 // others are logged with the reason.
-func (c *Controller) resimulate(s *clusterSnapshot, cmds []consolidation.Command) ([]consolidation.Command, error) {
-	verdicts, err := consolidation.Validate(c.consolidationInput(s), cmds)
+func (c *Controller) resimulate(ctx context.Context, s *clusterSnapshot, cmds []consolidation.Command) ([]consolidation.Command, error) {
+	verdicts, err := consolidation.Validate(c.consolidationInput(ctx, s), cmds)
 	if err != nil {
 		return nil, fmt.Errorf("validate: %w", err)
 	}
