@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -154,22 +157,58 @@ func (s *stack) startController() {
 	s.t.Cleanup(func() { s.stopController() })
 }
 
-// stopController stops the running controller and waits for Run to return.
+// stopPrompt is how soon a controller must stop (issue 18); stopLimit is when the suite gives up.
+const (
+	stopPrompt = 5 * time.Second
+	stopLimit  = 30 * time.Second
+)
+
+// stopController stops the running controller and waits for Run to return. One that takes longer
+// than stopPrompt fails the test with its goroutines, which say where it blocks.
 func (s *stack) stopController() {
 	if s.ctrl == nil {
 		return
 	}
 	r := s.ctrl
 	s.ctrl = nil
+	began := time.Now()
 	r.cancel()
+	var dump string
 	select {
 	case err := <-r.done:
-		if err != nil {
-			s.t.Errorf("controller.Run: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		s.t.Errorf("controller did not stop within 30 s")
+		s.reportRunErr(err, began)
+		return
+	case <-time.After(stopPrompt):
+		dump = controllerGoroutines()
 	}
+	select {
+	case err := <-r.done:
+		s.t.Errorf("controller stopped in %s, over %s; its goroutines at %s:\n%s", time.Since(began).Round(time.Millisecond), stopPrompt, stopPrompt, dump)
+		s.reportRunErr(err, began)
+	case <-time.After(stopLimit - stopPrompt):
+		s.t.Errorf("controller did not stop within %s; its goroutines at %s:\n%s", stopLimit, stopPrompt, dump)
+	}
+}
+
+func (s *stack) reportRunErr(err error, began time.Time) {
+	if err != nil {
+		s.t.Errorf("controller.Run: %v", err)
+	}
+	s.t.Logf("controller stopped in %s", time.Since(began).Round(time.Millisecond))
+}
+
+// controllerGoroutines are the stacks of this process's goroutines that run the controller's code
+// (the simulated kubelets' and the informers' own are left out: thousands of lines at scale).
+func controllerGoroutines() string {
+	var buf bytes.Buffer
+	_ = pprof.Lookup("goroutine").WriteTo(&buf, 2)
+	var keep []string
+	for _, g := range strings.Split(buf.String(), "\n\n") {
+		if strings.Contains(g, "/examples/controller/internal/controller.") {
+			keep = append(keep, g)
+		}
+	}
+	return strings.Join(keep, "\n\n")
 }
 
 // config is the controller's Config on this stack. Its intervals are shorter than the production
