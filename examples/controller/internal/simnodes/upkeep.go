@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
+
 	"github.com/napkit/napkit/examples/controller/internal/controller"
 	"github.com/napkit/napkit/imagefamily"
 	"github.com/napkit/napkit/launch/azuresim"
@@ -41,14 +43,21 @@ type UpkeepOptions struct {
 // Upkeep returns the controller's Upkeep sources on the simulated Azure: image discovery and vCPU
 // usages through the real armcompute clients, the simulator as their transport.
 func Upkeep(sim *azuresim.Sim, o UpkeepOptions) (controller.Upkeep, error) {
-	images, err := discovery.NewImages(discovery.ImagesOptions{SubscriptionID: sim.SubscriptionID(),
-		SIGSubscriptionID: sim.SubscriptionID(), Location: sim.Location(), Credential: sim.Credential(),
-		ClientOptions: sim.ClientOptions(), TTL: o.ImageTTL, Clock: o.Clock})
+	return upkeepOn(sim.SubscriptionID(), sim.Location(), sim.ClientOptions(), o)
+}
+
+// upkeepOn is Upkeep on the simulated Azure the client options reach (in this process, or served
+// by another).
+func upkeepOn(sub, location string, client *arm.ClientOptions, o UpkeepOptions) (controller.Upkeep, error) {
+	cred := azuresim.Credential{}
+	images, err := discovery.NewImages(discovery.ImagesOptions{SubscriptionID: sub,
+		SIGSubscriptionID: sub, Location: location, Credential: cred,
+		ClientOptions: client, TTL: o.ImageTTL, Clock: o.Clock})
 	if err != nil {
 		return controller.Upkeep{}, fmt.Errorf("image discovery on the simulated Azure: %w", err)
 	}
-	usage, err := discovery.NewUsage(discovery.UsageOptions{SubscriptionID: sim.SubscriptionID(), Location: sim.Location(),
-		Credential: sim.Credential(), ClientOptions: sim.ClientOptions(), TTL: o.UsageTTL, Clock: o.Clock})
+	usage, err := discovery.NewUsage(discovery.UsageOptions{SubscriptionID: sub, Location: location,
+		Credential: cred, ClientOptions: client, TTL: o.UsageTTL, Clock: o.Clock})
 	if err != nil {
 		return controller.Upkeep{}, fmt.Errorf("usage discovery on the simulated Azure: %w", err)
 	}
