@@ -53,3 +53,22 @@ func BenchmarkParseSize(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadDefault is what a command pays for the embedded eastus SKU list: "compact" is
+// LoadDefault (the generated text form), "json" the ARM JSON it is made from (gunzip, parse, disk
+// capabilities filled), which LoadDefault read before.
+func BenchmarkLoadDefault(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		load func(string) (*SKUList, error)
+	}{{"compact", LoadDefault}, {"json", loadDefaultJSON}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if list, err := bc.load("eastus"); err != nil || len(list.SKUs) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -112,7 +112,22 @@ func DefaultRegions() []string { return azuredata.CatalogRegions() }
 // disk capabilities of the sizes the embedded hand-picked records describe filled in (the catalogue
 // itself has none; see fillDiskCapabilities). The other sizes keep no disk capabilities: Build marks
 // their OS disk as CapabilitiesKnown false and the Catalogue's Notes count them.
+//
+// It reads the catalogue's compact form (see compact.go), which TestCompactCatalogue holds equal to
+// reading the JSON.
 func LoadDefault(region string) (*SKUList, error) {
+	if data, err := azuredata.CompactCatalog(region); err == nil {
+		list, err := readCompact(data)
+		if err != nil {
+			return nil, fmt.Errorf("instancetype: embedded catalogue %s: %w", region, err)
+		}
+		return list, nil
+	}
+	return loadDefaultJSON(region)
+}
+
+// loadDefaultJSON is LoadDefault from the embedded ARM JSON, which the compact form is made from.
+func loadDefaultJSON(region string) (*SKUList, error) {
 	data, err := azuredata.Catalog(region)
 	if err != nil {
 		return nil, fmt.Errorf("instancetype: %w", err)

@@ -48,6 +48,12 @@ func readDefault(keep func(line []byte) bool) (*Snapshot, error) {
 		return nil, fmt.Errorf("pricing: embedded prices-unstable.csv: %w", err)
 	}
 	applyFixes(snap, fixes)
+	return withEmbeddedDisks(snap)
+}
+
+// withEmbeddedDisks adds the embedded managed-disk prices to snap, which it changes in place: it is
+// only called before snap is returned to anyone.
+func withEmbeddedDisks(snap *Snapshot) (*Snapshot, error) {
 	disks, err := ParseDiskCSV(bytes.NewReader(azuredata.DiskPrices()))
 	if err != nil {
 		return nil, fmt.Errorf("pricing: embedded disk-prices.csv: %w", err)

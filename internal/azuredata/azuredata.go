@@ -14,6 +14,13 @@ import (
 //go:embed *.gz
 var files embed.FS
 
+// compact holds the plain-text forms other packages generate from the files above (see
+// CompactCatalog and CompactPrices), for the commands that would otherwise parse the large files
+// on every run.
+//
+//go:embed *.tsv prices-*.csv
+var compact embed.FS
+
 // ErrNotEmbedded is returned when no snapshot is embedded for the region asked for.
 var ErrNotEmbedded = errors.New("no embedded data")
 
@@ -26,6 +33,28 @@ func FixtureRegions() []string { return regionsWithPrefix("skus-") }
 // Catalog returns the full-region ARM Resource SKU list for region as JSON ({"value": [...]}).
 func Catalog(region string) ([]byte, error) {
 	return read("catalog-"+strings.ToLower(region)+".json.gz", "catalogue for region "+region)
+}
+
+// CompactCatalog returns the compact form of region's catalogue: tab-separated text that package
+// instancetype generates from Catalog(region) and reads back (see instancetype's compact.go), or
+// ErrNotEmbedded.
+func CompactCatalog(region string) ([]byte, error) {
+	data, err := compact.ReadFile("catalog-" + strings.ToLower(region) + ".tsv")
+	if err != nil {
+		return nil, fmt.Errorf("compact catalogue for region %s: %w", region, ErrNotEmbedded)
+	}
+	return data, nil
+}
+
+// CompactPrices returns the VM prices of one region with an embedded catalogue as CSV in the
+// layout of Prices, the corrections of UnstablePrices applied: package pricing generates it from
+// those two tables and reads it instead of them (see pricing's compact.go), or ErrNotEmbedded.
+func CompactPrices(region string) ([]byte, error) {
+	data, err := compact.ReadFile("prices-" + strings.ToLower(region) + ".csv")
+	if err != nil {
+		return nil, fmt.Errorf("compact prices for region %s: %w", region, ErrNotEmbedded)
+	}
+	return data, nil
 }
 
 // Fixture returns the hand-picked ARM Resource SKU records for region as JSON ({"value": [...]}).
