@@ -17,6 +17,7 @@ type build struct {
 	// templates are the decoded documents' shared parts, for documents that differ only in metadata
 	templates   templates
 	noTemplates bool
+	share       bool         // Decoder.ShareTemplates
 	templated   atomic.Int64 // documents read through a template, which tests count
 	set         *Set
 	seen        map[string]string // object identity → position of its first definition
@@ -29,7 +30,7 @@ func (d *Decoder) newBuild() *build {
 	if kinds == nil {
 		kinds = DefaultKinds()
 	}
-	return &build{kinds: kinds, keep: keepKinds(kinds), noTemplates: d.noTemplates, set: &Set{}, seen: map[string]string{}}
+	return &build{kinds: kinds, keep: keepKinds(kinds), noTemplates: d.noTemplates, share: d.ShareTemplates, set: &Set{}, seen: map[string]string{}}
 }
 
 // source reads every document of one input. Empty documents are not counted, so "document 1" is

@@ -38,8 +38,9 @@
 // sigs.k8s.io/yaml, which gives the same JSON for whatever the small converter takes. Documents that
 // differ only in their top-level metadata block (a workload's pods) are converted and decoded once:
 // the rest is kept as a template, and each document converts and decodes its metadata alone and
-// gets a deep copy of the template's value (see fromTemplate for why that is the same result); a
-// build whose documents rarely share a template stops looking after 256 of them.
+// gets a deep copy of the template's value (see fromTemplate for why that is the same result), or
+// with Decoder.ShareTemplates a copy of its top level only, for callers that only read the objects;
+// a build whose documents rarely share a template stops looking after 256 of them.
 //
 // The same input always gives the same Set, whatever the order of its documents (notes aside, which
 // keep input order).

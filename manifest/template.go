@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"reflect"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -105,7 +106,7 @@ func (b *build) fromTemplate(raw rawDoc, source string) (prepared, bool) {
 	if !tpl.ok {
 		return prepared{}, false
 	}
-	doc, ok := tpl.document(raw.data[start:end], shared)
+	doc, ok := tpl.document(raw.data[start:end], shared, b.share)
 	if !ok {
 		return prepared{}, false
 	}
@@ -169,8 +170,9 @@ func splitEntries(tree map[string]any) (before, after []byte) {
 }
 
 // document is one document made of the template and its metadata block. A shared template's typed
-// value is copied; one the cache did not keep is used as it is.
-func (t *template) document(block []byte, shared bool) (*Document, bool) {
+// value is copied (deeply, unless shallow: see Decoder.ShareTemplates); one the cache did not keep
+// is used as it is.
+func (t *template) document(block []byte, shared, shallow bool) (*Document, bool) {
 	meta, metaJSON, ok := readMeta(block)
 	if !ok {
 		return nil, false
@@ -180,12 +182,24 @@ func (t *template) document(block []byte, shared bool) (*Document, bool) {
 		return nil, false
 	}
 	typed := t.typed
-	if shared {
+	switch {
+	case shared && shallow:
+		typed = shallowCopy(typed)
+	case shared:
 		typed = typed.DeepCopyObject()
 	}
 	*typed.(metav1.ObjectMetaAccessor).GetObjectMeta().(*metav1.ObjectMeta) = meta
 	return &Document{Kind: t.kind, Name: meta.Name, Namespace: meta.Namespace, JSON: js,
 		pre: &predecoded{obj: typed}}, true
+}
+
+// shallowCopy is a new object whose top-level fields are obj's: nested slices, maps and pointers
+// are shared. The caller replaces its ObjectMeta.
+func shallowCopy(obj k8sruntime.Object) k8sruntime.Object {
+	v := reflect.ValueOf(obj).Elem()
+	cp := reflect.New(v.Type())
+	cp.Elem().Set(v)
+	return cp.Interface().(k8sruntime.Object)
 }
 
 // readMeta converts a metadata block and decodes it strictly: quickly for the common shape, else

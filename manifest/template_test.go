@@ -213,14 +213,21 @@ func FuzzTemplate(f *testing.F) {
 }
 
 // assertSameSet decodes input with templates and without and wants the same Set or errors.
+// assertSameSet: input reads to the same Set through templates, copied or shared, as without.
 func assertSameSet(t *testing.T, input string) {
 	t.Helper()
 	want, wantErr := (&Decoder{noTemplates: true}).Decode(bytes.NewReader([]byte(input)), "in.yaml")
-	got, err := Decode(bytes.NewReader([]byte(input)), "in.yaml")
-	require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(err))
-	if wantErr != nil {
-		return
+	for _, d := range []*Decoder{{}, {ShareTemplates: true}} {
+		got, err := d.Decode(bytes.NewReader([]byte(input)), "in.yaml")
+		require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(err))
+		if wantErr == nil {
+			assertSetsEqual(t, want, got)
+		}
 	}
+}
+
+func assertSetsEqual(t *testing.T, want, got *Set) {
+	t.Helper()
 	require.Len(t, got.Objects, len(want.Objects))
 	for i := range want.Objects {
 		assert.Equal(t, string(want.Objects[i].JSON), string(got.Objects[i].JSON))
@@ -238,4 +245,41 @@ func assertSameSet(t *testing.T, input string) {
 
 func indent(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n  ") + "\n"
+}
+
+// TestShareTemplates: with ShareTemplates, pods read through one template share the spec's
+// containers and nothing at the top level; without it, nothing. (Workers that meet a new template at
+// the same time each make one, so up to GOMAXPROCS copies of it may exist.)
+func TestShareTemplates(t *testing.T) {
+	const rest = "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: c\n    image: nginx\n"
+	var docs []string
+	for i := range 16 {
+		docs = append(docs, fmt.Sprintf("metadata:\n  name: p%02d\n", i)+rest)
+	}
+	input := strings.Join(docs, "---\n")
+	for _, share := range []bool{false, true} {
+		t.Run(fmt.Sprint(share), func(t *testing.T) {
+			set, err := (&Decoder{ShareTemplates: share}).Decode(strings.NewReader(input), "in.yaml")
+			require.NoError(t, err)
+			require.Len(t, set.Objects, len(docs))
+			containers := map[*corev1.Container]bool{}
+			for i, obj := range set.Objects {
+				pod := obj.Typed().(*corev1.Pod)
+				assert.Equal(t, fmt.Sprintf("p%02d", i), pod.Name)
+				containers[&pod.Spec.Containers[0]] = true
+			}
+			if share {
+				assert.LessOrEqual(t, len(containers), runtime.GOMAXPROCS(0), "containers shared")
+			} else {
+				assert.Len(t, containers, len(docs), "containers copied")
+			}
+			a, b := set.Objects[0].Typed().(*corev1.Pod), set.Objects[1].Typed().(*corev1.Pod)
+			b.Spec.NodeName, b.Labels = "node-1", map[string]string{"x": "y"}
+			assert.Empty(t, a.Spec.NodeName, "top-level fields are each pod's own")
+			assert.Empty(t, a.Labels)
+			var copied corev1.Pod
+			require.NoError(t, set.Objects[0].Decode(&copied))
+			assert.NotSame(t, &a.Spec.Containers[0], &copied.Spec.Containers[0], "Decode copies")
+		})
+	}
 }

@@ -86,13 +86,18 @@ func (m *manifestFiles) Set(v string) error { *m = append(*m, v); return nil }
 // read decodes the files into one Set and prints the reader's notes (skipped kinds, defaults napkit
 // chose, references to objects not in the manifests) to stderr, so nothing is left out silently.
 func (m manifestFiles) read(stdin io.Reader, stderr io.Writer) (*manifest.Set, error) {
+	return m.decode(&manifest.Decoder{Stdin: stdin}, stderr)
+}
+
+// decode is read with d, whose Stdin is what "-" reads.
+func (m manifestFiles) decode(d *manifest.Decoder, stderr io.Writer) (*manifest.Set, error) {
 	if len(m) == 0 {
 		return nil, usagef("-f: at least one manifest file is required (- reads standard input)")
 	}
 	if stdinCount := len(slices.DeleteFunc(slices.Clone(m), func(f string) bool { return f != manifest.Stdin })); stdinCount > 1 {
 		return nil, usagef("-f -: standard input can be read only once")
 	}
-	set, err := (&manifest.Decoder{Stdin: stdin}).DecodeFiles(m...)
+	set, err := d.DecodeFiles(m...)
 	if err != nil {
 		return nil, err
 	}

@@ -29,11 +29,14 @@ func (f *snapshotFlags) validate() error {
 }
 
 // readSnapshot reads the manifests and takes their snapshot at now(), asked once the manifests are
-// read, with the collector relaxed meanwhile (relaxGCWhileReading).
+// read, with the collector relaxed meanwhile (relaxGCWhileReading). Pods of one shape share their
+// decoded spec (manifest.Decoder.ShareTemplates), which saves a deep copy per pod: the set is
+// handed to snapshot.Read, and neither it nor the planners write to a pod (snapshot's
+// TestSharedPodSpecsStayUnchanged).
 func readSnapshot(cat *catalogueFlags, f snapshotFlags, files manifestFiles, stdin io.Reader, stderr io.Writer,
 	now func() time.Time) (*snapshot.Snapshot, map[string]*catalogue, error) {
 	defer relaxGCWhileReading()()
-	set, err := files.read(stdin, stderr)
+	set, err := files.decode(&manifest.Decoder{Stdin: stdin, ShareTemplates: true}, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
