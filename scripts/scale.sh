@@ -13,7 +13,11 @@
 # NAPKIT_SCALE_CHURN override the simulated boot delay and the phase lengths (Go durations);
 # NAPKIT_SCALE_PHASES picks the phases after the scale-up (comma-separated steady, down, churn;
 # "up" for the scale-up alone); NAPKIT_SCALE_CONTROLLER_LOG=FILE keeps
-# the controller's log of the last run.
+# the controller's log of the last run. NAPKIT_SCALE_SCHEDULER_QPS and NAPKIT_SCALE_SCHEDULER_BURST
+# set kube-scheduler's client rate limit (clientConnection qps/burst; unset: its defaults, 50/100).
+# NAPKIT_SCALE_AUDIT=FILE writes kube-apiserver's audit log of the admin user's writes (the
+# controller's, the simulated kubelets' and the suite's; tell them apart by userAgent) to FILE, for
+# the controller's writes by verb and resource.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd -P)"
 tools="${NAPKIT_KUBE_TOOLS:-$repo/../shared/tools}"
@@ -26,6 +30,53 @@ export NAPKIT_KUBE_TOOLS="$(cd "$tools" && pwd -P)"
 # The ReplicaSet controller creates the pods; at kube-controller-manager's default 20 requests/s
 # 10,000 pods would take over 8 minutes to exist, which would measure it and not the autoscaler.
 export KUBE_LOCAL_CONTROLLER_MANAGER_ARGS="${KUBE_LOCAL_CONTROLLER_MANAGER_ARGS:---kube-api-qps=500 --kube-api-burst=1000}"
+
+# scheduler_client_limit makes kube-scheduler run with clientConnection qps/burst of its own.
+# The shared script writes kube-scheduler's --config (its state dir's kubeconfig, no leader
+# election) and ignores --kube-api-qps with it (kube-scheduler only applies that flag without
+# --config), so a wrapper set as KUBE_LOCAL_SCHEDULER copies the config it is given with the two
+# fields added and passes the copy as a second --config, which wins (pflag keeps the last value;
+# the suite's TestScale reads the limit back from kube-scheduler's /configz).
+scheduler_client_limit() {
+	local qps="${NAPKIT_SCALE_SCHEDULER_QPS:-}" burst="${NAPKIT_SCALE_SCHEDULER_BURST:-}"
+	if [[ -z "$qps$burst" ]]; then return 0; fi
+	local real="${KUBE_LOCAL_SCHEDULER:-${KUBE_LOCAL_BIN:-$HOME/.cache/kube-local/bin}/kube-scheduler}"
+	local wrapper="${TMPDIR:-/tmp}/napkit-scale-kube-scheduler-$$"
+	cat >"$wrapper" <<-EOF
+		#!/usr/bin/env bash
+		# Written by napkit's scripts/scale.sh: kube-scheduler with clientConnection qps ${qps:-50}, burst ${burst:-100}.
+		cfg=""
+		for a in "\$@"; do [[ "\$a" == --config=* ]] && cfg="\${a#--config=}"; done
+		if [[ -z "\$cfg" ]]; then exec "$real" "\$@"; fi
+		sed -e 's/^clientConnection:\$/clientConnection:\n  qps: ${qps:-50}\n  burst: ${burst:-100}/' "\$cfg" >"\$cfg.scale.yaml"
+		exec "$real" "\$@" --config="\$cfg.scale.yaml"
+	EOF
+	chmod +x "$wrapper"
+	export KUBE_LOCAL_SCHEDULER="$wrapper"
+	trap 'rm -f "$wrapper"' EXIT
+	echo "== scale: kube-scheduler client qps ${qps:-50}, burst ${burst:-100} (through $wrapper)"
+}
+
+# audit_writes sets kube-apiserver's audit flags for NAPKIT_SCALE_AUDIT: metadata only, writes of
+# kube-local-admin only (the user of the admin kubeconfig the suite's clients use), so that the log
+# costs the API server little.
+audit_writes() {
+	local file="${NAPKIT_SCALE_AUDIT:-}"
+	if [[ -z "$file" ]]; then return 0; fi
+	local policy="$file.policy.yaml"
+	cat >"$policy" <<-EOF
+		apiVersion: audit.k8s.io/v1
+		kind: Policy
+		omitStages: [RequestReceived]
+		rules:
+		- level: Metadata
+		  users: [kube-local-admin]
+		  verbs: [create, update, patch, delete, deletecollection]
+		- level: None
+	EOF
+	export KUBE_LOCAL_APISERVER_ARGS="${KUBE_LOCAL_APISERVER_ARGS:-} --audit-policy-file=$policy --audit-log-path=$file"
+	echo "== scale: audit log of the admin user's writes in $file"
+}
 
 run() { # PODS RUNS TIMEOUT
 	local i
@@ -42,6 +93,8 @@ run() { # PODS RUNS TIMEOUT
 }
 
 "$script" build
+scheduler_client_limit
+audit_writes
 case "${1:-}" in
 small)
 	export NAPKIT_SCALE_REPORT="${NAPKIT_SCALE_REPORT:-/tmp/napkit-scale-small.jsonl}"

@@ -49,6 +49,7 @@ type scaleReport struct {
 	ChurnScales                                int
 	ChurnSettleSeconds, ChurnMaxPendingSeconds float64
 	LeakedVMs, StuckClaims, LostPods           int
+	schedulerFigures
 }
 
 func (r *scaleReport) log(t *testing.T) {
@@ -61,6 +62,9 @@ func (r *scaleReport) log(t *testing.T) {
 		"longest %.1f s; first NodeClaim at %.1f s", r.VerdictLastSeconds, r.VerdictMedianSeconds, r.VerdictMaxSeconds, r.FirstClaimSeconds)
 	t.Logf("nodes %d, NodeClaims %d; kube-scheduler bound %.1f pods/s on average, %.0f in the busiest second",
 		r.Nodes, r.Claims, r.BindMean, r.BindPeak)
+	t.Logf("kube-scheduler (client qps %.0f, burst %d) during scale-up: %.1f s waiting on its client rate limit, %.1f CPU-s "+
+		"(%.2f cores), attempts %v (%.2f per pod), requests %v", r.SchedulerQPS, r.SchedulerBurst, r.SchedulerLimiterWaitSeconds,
+		r.SchedulerCPUSeconds, r.SchedulerCores, r.SchedulerAttempts, r.SchedulerAttemptsPerPod, r.SchedulerRequests)
 	t.Logf("controller requests during scale-up: %d writes (%.1f per node), %d reads (%.1f per node)",
 		r.ControllerWrites, r.WritesPerNode, r.ControllerReads, r.ReadsPerNode)
 	t.Logf("price $%.2f/h; an offline plan of the same pods $%.2f/h; its lower bound $%.2f/h", r.PricePerHour, r.PricePlan, r.PriceLower)

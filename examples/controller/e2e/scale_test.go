@@ -72,7 +72,7 @@ func TestScale(t *testing.T) {
 // when the last NodeClaim was created, the last node initialized and the last pod started.
 func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, replicas int32, p scaleParams, r *scaleReport) {
 	t.Helper()
-	before := requestsByMethod(t, s.metrics)
+	before, schedBefore := requestsByMethod(t, s.metrics), readScheduler(t, s.c)
 	began := time.Now()
 	for _, shape := range shapes {
 		_, err := s.c.kube.AppsV1().Deployments(ns).Create(t.Context(), shape.deployment(ns, replicas), metav1.CreateOptions{})
@@ -118,6 +118,8 @@ func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape,
 		r.ReadsPerNode = float64(r.ControllerReads) / float64(final.claims)
 	}
 	r.PricePerHour = clusterPrice(t, w)
+	r.schedulerFigures = readScheduler(t, s.c).since(schedBefore, p.pods, time.Since(began))
+	r.SchedulerQPS, r.SchedulerBurst = schedulerClientLimit(t, s.c)
 }
 
 // keepControllerLog copies the controller's log to path when the test ends (nothing when path is
