@@ -45,6 +45,7 @@ type Flags struct {
 	LeaderElectionNamespace, LeaderElectionName                          string
 	BatchIdle, BatchMax, DisruptionInterval, ValidationDelay, GCInterval time.Duration
 	WaitForScheduler                                                     bool
+	PlanForScheduler                                                     bool
 	// MinReplaceSavings is consolidation.Options.MinReplaceSavings.
 	MinReplaceSavings float64
 	// KubeAPIQPS and KubeAPIBurst bound the controller's requests to the API server (client-go's
@@ -93,6 +94,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.LeaderElectionName, "leader-election-name", "napkit", "name of the leader-election Lease")
 	fs.DurationVar(&f.BatchIdle, "batch-idle-duration", time.Second, "provisioning batch closes after this long without new pending pods")
 	fs.BoolVar(&f.WaitForScheduler, "wait-for-scheduler", false, "plan a pod only once kube-scheduler marked it Unschedulable (Karpenter's rule); off: every unbound, ungated pod, existing capacity first")
+	fs.BoolVar(&f.PlanForScheduler, "plan-for-kube-scheduler", false, "replay kube-scheduler's default placement of each batch onto its new NodeClaims and plan, in the same batch, claims for the pods it would leave without room")
 	fs.DurationVar(&f.BatchMax, "batch-max-duration", 10*time.Second, "provisioning batch closes after this long at most")
 	fs.DurationVar(&f.DisruptionInterval, "disruption-interval", 10*time.Second, "how often consolidation, drift and expiration run")
 	fs.DurationVar(&f.ValidationDelay, "disruption-validation-delay", 15*time.Second, "how long a disruption command waits to be re-validated")

@@ -64,6 +64,10 @@ type Config struct {
 	// planned again: the time kube-scheduler gets to bind it (plannedPods says why). Default:
 	// twice BatchMax, at least 10 s (Karpenter's nomination window); negative turns holding off.
 	PlannedPodGrace time.Duration
+	// PlanForScheduler replays kube-scheduler's default placement (package schedreplay) of each
+	// batch's pods onto the batch's new NodeClaims and plans more claims, in the same batch, for
+	// the pods the replay predicts it will leave without room (coverOrphans says why).
+	PlanForScheduler bool
 	// DisruptionInterval is how often consolidation, drift and expiration run (10 s).
 	DisruptionInterval time.Duration
 	// ValidationDelay is how long a disruption command waits before it is re-decided and, if still

@@ -24,6 +24,7 @@ type Controller struct {
 	claimQ, nodeQ workqueue.TypedRateLimitingInterface[string]
 	state         *state
 	planned       *plannedPods
+	reserved      *reservedClaims
 	catalogues    *catalogueCache
 	versions      versionCache
 	repairNotes   repairNotes
@@ -56,6 +57,7 @@ func New(cfg Config) (*Controller, error) {
 		nodeQ:       newQueue("nodes"),
 		state:       newState(),
 		planned:     newPlannedPods(),
+		reserved:    newReservedClaims(),
 		catalogues:  newCatalogueCache(cfg.Catalogue, cfg.Offerings),
 		launchSlots: make(chan struct{}, cfg.MaxConcurrentLaunches),
 	}

@@ -58,11 +58,31 @@ func (c *Controller) provision(ctx context.Context) error {
 	}
 	c.log.Info("planned", "pods", len(pods), "heldForEarlierPlans", held, "newNodeClaims", len(plan.NodeClaims),
 		"unschedulable", len(plan.Unschedulable), "pricePerHour", plan.Cost.PricePerHour, "solveMillis", plan.Stats.SolveMillis)
+	var reserve []provisioner.NodeClaim
+	if c.cfg.PlanForScheduler && len(plan.NodeClaims) > 0 {
+		// A failed replay leaves the plan as Solve made it: the orphans are then found a batch later.
+		if reserve, err = c.coverOrphans(in, plan); err != nil {
+			c.log.Error("planning for kube-scheduler's placement failed", "error", err)
+		}
+	}
 	c.nominate(plan, s.Now)
 	c.planned.recordPlan(plan, s.Now)
 	c.reportUnschedulable(ctx, plan, pods)
-	_, err = c.createClaims(ctx, s, plan.NodeClaims, "provisioning")
-	return err
+	names, err := c.createClaims(ctx, s, plan.NodeClaims, "provisioning")
+	if len(reserve) == 0 {
+		return err
+	}
+	reserves, errReserve := c.createClaims(ctx, s, reserve, "provisioning")
+	c.reserved.add(reserves, names, podKeys(pods), s.Now)
+	return errors.Join(err, errReserve)
+}
+
+func podKeys(pods []*corev1.Pod) []string {
+	out := make([]string, len(pods))
+	for i, pod := range pods {
+		out[i] = pod.Namespace + "/" + pod.Name
+	}
+	return out
 }
 
 // nominationWindow is how long a plan's nodes and claims stay nominated: twice the batch window,

@@ -33,6 +33,9 @@ func (c *Controller) reconcileClaim(ctx context.Context, name string) (time.Dura
 	case node == nil:
 		return c.awaitRegistration(ctx, nc)
 	case !claimRegistered(nc):
+		if wait := c.reserveWait(nc); wait > 0 {
+			return wait, nil // a reserve node: kube-scheduler is still placing its batch elsewhere
+		}
 		return 0, c.register(ctx, nc, node)
 	case !claimInitialized(nc):
 		return 0, c.initialize(ctx, nc, node)
