@@ -41,6 +41,9 @@ func TestScale(t *testing.T) {
 			cfg.DisruptionInterval, cfg.ValidationDelay = scaleDisruptionInterval, scaleDisruptionInterval
 			cfg.MaxConcurrentLaunches = 50
 			cfg.Consolidation.MinReplaceSavings = controller.DefaultMinReplaceSavings // the binary's default
+			if p.planForScheduler != nil {
+				cfg.PlanForScheduler = *p.planForScheduler
+			}
 		},
 		kubelet: func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
 	})

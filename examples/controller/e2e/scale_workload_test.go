@@ -32,6 +32,9 @@ type scaleParams struct {
 	// phases is NAPKIT_SCALE_PHASES, a comma-separated subset of steady, down and churn run after
 	// the scale-up, in that order ("up" alone: only the scale-up; default: all).
 	phases map[string]bool
+	// planForScheduler is NAPKIT_SCALE_PLAN_FOR_SCHEDULER (a bool): the controller's
+	// Config.PlanForScheduler (default: the controller's default).
+	planForScheduler *bool
 }
 
 // deploymentsPerRun is the number of Deployments the pods come from.
@@ -50,6 +53,13 @@ func readScaleParams(t *testing.T) scaleParams {
 			}
 			p.phases[name] = true
 		}
+	}
+	if v := os.Getenv("NAPKIT_SCALE_PLAN_FOR_SCHEDULER"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			t.Fatalf("NAPKIT_SCALE_PLAN_FOR_SCHEDULER=%q: want true or false", v)
+		}
+		p.planForScheduler = &b
 	}
 	if v := os.Getenv("NAPKIT_SCALE_PODS"); v != "" {
 		n, err := strconv.Atoi(v)
