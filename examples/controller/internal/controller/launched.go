@@ -24,21 +24,21 @@ func (c *Controller) markLaunched(ctx context.Context, name string, inst *launch
 		return fmt.Errorf("launched VM %s has size %s, which the catalogue lacks", inst.Name, inst.SKU)
 	}
 	labels := launchedLabels(it, inst)
-	err := c.updateClaim(ctx, name, func(nc *api.NodeClaim) bool {
+	written, err := c.writeClaim(ctx, name, nil, func(nc *api.NodeClaim) bool {
 		if nc.Labels == nil {
 			nc.Labels = map[string]string{}
 		}
 		maps.Copy(nc.Labels, labels)
 		return true
-	})
+	}, false)
 	if err != nil {
 		return err
 	}
-	err = c.updateClaimStatus(ctx, name, func(nc *api.NodeClaim) bool {
+	_, err = c.writeClaim(ctx, name, written, func(nc *api.NodeClaim) bool {
 		nc.Status.ProviderID, nc.Status.ImageID = inst.ProviderID, inst.ImageID
 		nc.Status.Capacity, nc.Status.Allocatable = it.Capacity.DeepCopy(), it.Allocatable().DeepCopy()
 		return setCondition(nc, api.ConditionLaunched, metav1.ConditionTrue, "Launched", "", c.now())
-	})
+	}, true)
 	if err != nil {
 		return err
 	}

@@ -57,8 +57,12 @@ func (c *Controller) awaitRegistration(ctx context.Context, nc *api.NodeClaim) (
 
 // register adopts the node: the termination finalizer, the labels and taints the kubelet could
 // not set (karpenter.sh and other restricted labels; the claim's taints), the registered label,
-// and finally the removal of karpenter.sh/unregistered, which lets pods onto it.
+// and finally the removal of karpenter.sh/unregistered, which lets pods onto it. A node that is
+// then already initialized (Ready, no startup or ephemeral taint: a kubelet that came up before
+// the claim was reconciled) is initialized in the same writes: one Node update and one NodeClaim
+// status update instead of two of each.
 func (c *Controller) register(ctx context.Context, nc *api.NodeClaim, node *corev1.Node) error {
+	initNow := false
 	err := c.updateNode(ctx, node.Name, func(n *corev1.Node) bool {
 		addFinalizer(n, api.TerminationFinalizer)
 		if n.Labels == nil {
@@ -73,20 +77,31 @@ func (c *Controller) register(ctx context.Context, nc *api.NodeClaim, node *core
 		}
 		n.Spec.Taints = slices.DeleteFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.Key == api.TaintKeyUnregistered })
 		n.OwnerReferences = ownerClaim(nc)
+		initNow = snapshot.WaitingFor(n, nc.Spec.StartupTaints) == ""
+		if initNow {
+			n.Labels[api.LabelNodeInitialized] = "true"
+		}
 		return true
 	})
 	if err != nil {
 		return err
 	}
+	if initNow {
+		c.state.podEvent(node.Name, c.now()) // consolidateAfter counts from initialization
+	}
 	err = c.updateClaimStatus(ctx, nc.Name, func(nc *api.NodeClaim) bool {
 		nc.Status.NodeName = node.Name
-		return setCondition(nc, api.ConditionRegistered, metav1.ConditionTrue, "Registered", "", c.now())
+		changed := setCondition(nc, api.ConditionRegistered, metav1.ConditionTrue, "Registered", "", c.now())
+		if initNow {
+			changed = setCondition(nc, api.ConditionInitialized, metav1.ConditionTrue, "Initialized", "", c.now()) || changed
+		}
+		return changed
 	})
 	if err != nil {
 		return err
 	}
 	c.metrics.nodesCreated.WithLabelValues(nc.Labels[api.LabelNodePool]).Inc()
-	c.log.Info("registered", "nodeClaim", nc.Name, "node", node.Name)
+	c.log.Info("registered", "nodeClaim", nc.Name, "node", node.Name, "initialized", initNow)
 	return nil
 }
 

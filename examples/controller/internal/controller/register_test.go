@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/snapshot"
@@ -215,4 +216,53 @@ func TestAwaitRegistration(t *testing.T) {
 			assert.Equal(t, tt.wantDeleted, apierrors.IsNotFound(err), "deleted? (err %v)", err)
 		})
 	}
+}
+
+// TestRegisterInitializesAReadyNode: a node that is Ready and has no startup or ephemeral taint
+// once karpenter.sh/unregistered is gone is registered and initialized by one Node update and one
+// NodeClaim status update (the two steps took two of each); a node still booting is only
+// registered.
+func TestRegisterInitializesAReadyNode(t *testing.T) {
+	t.Parallel()
+	unregistered := tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute)
+	tests := []struct {
+		name string
+		node *corev1.Node
+		want bool
+	}{
+		{"ready", newNode("aks-default-1", testProviderID, isReady(), unregistered), true},
+		{"not ready", newNode("aks-default-1", testProviderID, unregistered), false},
+		{"ready, not-ready taint", newNode("aks-default-1", testProviderID, isReady(), unregistered,
+			tainted(corev1.TaintNodeNotReady, corev1.TaintEffectNoSchedule)), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTestEnv(t)
+			nc := testClaim("default-1", "default", testProviderID, launched())
+			e.addNode(t, tt.node)
+			e.addClaim(t, nc)
+			e.kube.ClearActions()
+			e.dyn.ClearActions()
+			require.NoError(t, e.c.register(context.Background(), nc, tt.node))
+			node, claim := e.storedNode(t, tt.node.Name), e.storedClaim(t, nc.Name)
+			assert.True(t, claimRegistered(claim))
+			assert.Equal(t, tt.want, node.Labels[api.LabelNodeInitialized] == "true")
+			assert.Equal(t, tt.want, claimInitialized(claim))
+			assert.Equal(t, tt.want, !e.c.state.lastPodEventAt(tt.node.Name).IsZero())
+			assert.Len(t, writes(e.kube.Actions()), 1, "one Node update")
+			assert.Len(t, writes(e.dyn.Actions()), 1, "one NodeClaim status update")
+		})
+	}
+}
+
+// writes are the actions other than reads (get, list, watch).
+func writes(actions []k8stesting.Action) []k8stesting.Action {
+	var out []k8stesting.Action
+	for _, a := range actions {
+		if v := a.GetVerb(); v != "get" && v != "list" && v != "watch" {
+			out = append(out, a)
+		}
+	}
+	return out
 }

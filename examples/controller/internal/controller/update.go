@@ -25,15 +25,22 @@ const maxWriteAttempts = 5
 // updateClaim applies mutate to the claim's metadata and spec and writes them; mutate returns
 // false when there is nothing to write.
 func (c *Controller) updateClaim(ctx context.Context, name string, mutate func(*api.NodeClaim) bool) error {
-	return c.writeClaim(ctx, name, mutate, false)
+	_, err := c.writeClaim(ctx, name, nil, mutate, false)
+	return err
 }
 
 // updateClaimStatus does the same for the status subresource.
 func (c *Controller) updateClaimStatus(ctx context.Context, name string, mutate func(*api.NodeClaim) bool) error {
-	return c.writeClaim(ctx, name, mutate, true)
+	_, err := c.writeClaim(ctx, name, nil, mutate, true)
+	return err
 }
 
-func (c *Controller) writeClaim(ctx context.Context, name string, mutate func(*api.NodeClaim) bool, status bool) error {
+// writeClaim writes the claim (its status subresource if status) from start, else from the cached
+// copy, and returns what the API server stored (nil when nothing changed). A caller writing the
+// same claim twice in a row passes the first write's result as the second's start: the informer
+// has not seen the first write yet, and its stale copy would cost a conflict, a read and a second
+// write (about one wasted write per launch, docs/benchmarks.md).
+func (c *Controller) writeClaim(ctx context.Context, name string, start *api.NodeClaim, mutate func(*api.NodeClaim) bool, status bool) (*api.NodeClaim, error) {
 	res := c.cfg.Dynamic.Resource(NodeClaimsGVR)
 	read := func() (*api.NodeClaim, error) {
 		u, err := res.Get(ctx, name, metav1.GetOptions{})
@@ -42,6 +49,7 @@ func (c *Controller) writeClaim(ctx context.Context, name string, mutate func(*a
 		}
 		return FromUnstructured[api.NodeClaim](u)
 	}
+	var written *api.NodeClaim
 	put := func(nc *api.NodeClaim) error {
 		claimTypeMeta(nc)
 		out, err := ToUnstructured(nc)
@@ -49,17 +57,23 @@ func (c *Controller) writeClaim(ctx context.Context, name string, mutate func(*a
 			return err
 		}
 		if status {
-			_, err = res.UpdateStatus(ctx, out, metav1.UpdateOptions{})
+			out, err = res.UpdateStatus(ctx, out, metav1.UpdateOptions{})
 		} else {
-			_, err = res.Update(ctx, out, metav1.UpdateOptions{})
+			out, err = res.Update(ctx, out, metav1.UpdateOptions{})
 		}
+		if err != nil {
+			return err
+		}
+		written, err = FromUnstructured[api.NodeClaim](out)
 		return err
 	}
-	// c.claim decodes the cached object: a copy, safe to change.
-	if err := writeFromCache(c.claim(name), read, mutate, put); err != nil {
-		return fmt.Errorf("update NodeClaim %s: %w", name, err)
+	if start == nil {
+		start = c.claim(name) // c.claim decodes the cached object: a copy, safe to change
 	}
-	return nil
+	if err := writeFromCache(start, read, mutate, put); err != nil {
+		return nil, fmt.Errorf("update NodeClaim %s: %w", name, err)
+	}
+	return written, nil
 }
 
 // updateNode applies mutate to the Node and writes it; mutate returns false for no change.
