@@ -61,7 +61,7 @@ var layers = []struct {
 	{"vocabulary", []string{"api", "requirements", "buildinfo"}},
 	{"catalogue", []string{"internal/azuredata", "kubeletconfig", "pricing", "instancetype", "manifest"}},
 	{"decisions", []string{"provisioner", "provisioner/internal/lp", "consolidation", "imagefamily",
-		"imagefamily/bootstrap", "imagefamily/internal/kubever", "kubeversion", "nodeclassstatus", "quota", "repair"}},
+		"imagefamily/bootstrap", "imagefamily/internal/kubever", "kubeversion", "nodeclassstatus", "quota", "repair", "schedreplay"}},
 	{"snapshot", []string{"snapshot"}},
 	{"actions", []string{"launch"}},
 	{"azure", []string{"instancetype/azuresku", "launch/azure", "launch/azuresim", "launch/discovery"}},
