@@ -23,7 +23,8 @@ func BenchmarkDecodeSeed(b *testing.B) {
 }
 
 // BenchmarkDecodePods reads 10,000 Pod documents in the block style generators and kubectl print,
-// the bulk of a large `napkit plan` input.
+// the bulk of a large `napkit plan` input: "copied" gives each pod a deep copy of its template,
+// "shared" shares it (Decoder.ShareTemplates, what `napkit plan` uses).
 func BenchmarkDecodePods(b *testing.B) {
 	var sb strings.Builder
 	for i := range 10000 {
@@ -32,11 +33,18 @@ func BenchmarkDecodePods(b *testing.B) {
 			i, 100+i%5*250, 128<<(i%4))
 	}
 	data := []byte(sb.String())
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Decode(bytes.NewReader(data), "pods.yaml"); err != nil {
-			b.Fatal(err)
-		}
+	for _, bc := range []struct {
+		name string
+		d    *Decoder
+	}{{"copied", &Decoder{}}, {"shared", &Decoder{ShareTemplates: true}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := bc.d.Decode(bytes.NewReader(data), "pods.yaml"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

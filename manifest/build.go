@@ -20,7 +20,7 @@ type build struct {
 	share       bool         // Decoder.ShareTemplates
 	templated   atomic.Int64 // documents read through a template, which tests count
 	set         *Set
-	seen        map[string]string // object identity → position of its first definition
+	seen        map[objectID]place // object identity → where it was first defined
 	errs        []error
 	read        int // documents handed to a DecodeFunc
 }
@@ -30,7 +30,7 @@ func (d *Decoder) newBuild() *build {
 	if kinds == nil {
 		kinds = DefaultKinds()
 	}
-	return &build{kinds: kinds, keep: keepKinds(kinds), noTemplates: d.noTemplates, share: d.ShareTemplates, set: &Set{}, seen: map[string]string{}}
+	return &build{kinds: kinds, keep: keepKinds(kinds), noTemplates: d.noTemplates, share: d.ShareTemplates, set: &Set{}, seen: map[objectID]place{}}
 }
 
 // source reads every document of one input. Empty documents are not counted, so "document 1" is
@@ -41,7 +41,7 @@ func (b *build) source(data []byte, source string) int {
 	// Most documents of a large input are kept objects: size the Set and the names for them at once.
 	b.set.Objects = slices.Grow(b.set.Objects, len(docs))
 	if len(b.seen) == 0 {
-		b.seen = make(map[string]string, len(docs))
+		b.seen = make(map[objectID]place, len(docs))
 	}
 	for _, p := range docs {
 		if p.doc == nil {
@@ -130,13 +130,25 @@ func (b *build) claim(doc *Document) error {
 	if doc.Name == "" {
 		return nil // typed kinds reject a missing name in Validate
 	}
-	id := doc.Kind.Kind + " " + doc.Namespace + "/" + doc.Name
+	id := objectID{kind: doc.Kind.Kind, namespace: doc.Namespace, name: doc.Name}
 	if first, dup := b.seen[id]; dup {
-		return decodeErr("%s is defined twice; first at %s", doc.Object(), first)
+		return decodeErr("%s is defined twice; first at %s", doc.Object(), first.position())
 	}
-	b.seen[id] = doc.Position()
+	b.seen[id] = place{source: doc.Source, index: doc.Index, line: doc.Line, item: doc.Item}
 	return nil
 }
+
+// objectID is what claim keeps apart: a kind, a namespace and a name.
+type objectID struct{ kind, namespace, name string }
+
+// place is where a document was read; its position is rendered only for a duplicate's message,
+// which saves a string per document.
+type place struct {
+	source            string
+	index, line, item int
+}
+
+func (p place) position() string { return position(p.source, p.index, p.line, p.item) }
 
 // finish returns the sorted Set, or every error met. A Set with nothing in it is ErrNoObjects: a plan
 // computed from it would be an empty answer to a question that was never read.

@@ -27,10 +27,12 @@ type Document struct {
 }
 
 // Position says where the document is, for messages: `seed.yaml document 3 (line 58)`.
-func (d *Document) Position() string {
-	pos := d.Source + " document " + strconv.Itoa(d.Index) + " (line " + strconv.Itoa(d.Line) + ")"
-	if d.Item > 0 {
-		pos += " item " + strconv.Itoa(d.Item)
+func (d *Document) Position() string { return position(d.Source, d.Index, d.Line, d.Item) }
+
+func position(source string, index, line, item int) string {
+	pos := source + " document " + strconv.Itoa(index) + " (line " + strconv.Itoa(line) + ")"
+	if item > 0 {
+		pos += " item " + strconv.Itoa(item)
 	}
 	return pos
 }

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"hash/maphash"
 	"reflect"
 	"slices"
 	"sync"
@@ -25,7 +26,8 @@ const maxTemplates = 1024
 // Why: converting and strictly decoding 10,000 Pods of a few shapes was most of `napkit plan`'s CPU.
 type templates struct {
 	mu sync.RWMutex
-	m  map[string]*template
+	m  map[uint64][]*template // by restKey.hash
+	n  int                    // templates in m
 	// tried and reused count the documents looked up and those whose template existed: where
 	// documents rarely share one (a dump of running pods, each with its own node and status), the
 	// lookup and the copy only add work, so after giveUpAfter tries with under one reuse in eight
@@ -44,6 +46,7 @@ func (t *templates) worthIt() bool {
 
 // template is the rest of a document (its text without the metadata block), converted and decoded.
 type template struct {
+	key           []byte // the rest's text
 	ok            bool   // false: the rest does not take the shortcut, the full path reads the document
 	kind          Kind   // apiVersion and kind of the rest
 	before, after []byte // JSON of the rest's top-level entries that sort before and after "metadata"
@@ -56,23 +59,56 @@ type metadataOnly struct {
 	Metadata metav1.ObjectMeta `json:"metadata"`
 }
 
-func (t *templates) get(key []byte) *template {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.m[string(key)]
+// restKey is a document's text without its metadata block: the text before and after it. Looking
+// a template up by the two parts, hashed and compared in place, saves joining them (a copy of the
+// document) for every document but the first of each shape.
+type restKey struct{ head, tail []byte }
+
+// restSeed seeds restKey.hash; which seed does not matter, the hash only spreads the map's entries.
+var restSeed = maphash.MakeSeed()
+
+func (k restKey) hash() uint64 {
+	var h maphash.Hash
+	h.SetSeed(restSeed)
+	h.Write(k.head)
+	h.Write(k.tail)
+	return h.Sum64()
 }
 
-// put stores tpl unless the cache is full; it reports whether tpl is shared from now on.
-func (t *templates) put(key []byte, tpl *template) bool {
+func (k restKey) is(key []byte) bool {
+	return len(key) == len(k.head)+len(k.tail) && bytes.Equal(key[:len(k.head)], k.head) && bytes.Equal(key[len(k.head):], k.tail)
+}
+
+func (t *templates) get(k restKey, h uint64) *template {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	for _, tpl := range t.m[h] {
+		if k.is(tpl.key) {
+			return tpl
+		}
+	}
+	return nil
+}
+
+// put stores tpl unless the cache is full; it reports whether tpl is shared from now on. A
+// template another worker stored for the same rest meanwhile is replaced: both are the same.
+func (t *templates) put(h uint64, tpl *template) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.m == nil {
-		t.m = map[string]*template{}
+		t.m = map[uint64][]*template{}
 	}
-	if _, seen := t.m[string(key)]; !seen && len(t.m) >= maxTemplates {
+	for i, old := range t.m[h] {
+		if bytes.Equal(old.key, tpl.key) {
+			t.m[h][i] = tpl
+			return true
+		}
+	}
+	if t.n >= maxTemplates {
 		return false
 	}
-	t.m[string(key)] = tpl
+	t.m[h] = append(t.m[h], tpl)
+	t.n++
 	return true
 }
 
@@ -93,15 +129,16 @@ func (b *build) fromTemplate(raw rawDoc, source string) (prepared, bool) {
 	if !ok {
 		return prepared{}, false
 	}
-	key := slices.Concat(raw.data[:start], raw.data[end:])
-	tpl := b.templates.get(key)
+	key := restKey{head: raw.data[:start], tail: raw.data[end:]}
+	h := key.hash()
+	tpl := b.templates.get(key, h)
 	shared := tpl != nil
 	b.templates.tried.Add(1)
 	if shared {
 		b.templates.reused.Add(1)
 	} else {
-		tpl = b.newTemplate(key)
-		shared = b.templates.put(key, tpl)
+		tpl = b.newTemplate(slices.Concat(key.head, key.tail))
+		shared = b.templates.put(h, tpl)
 	}
 	if !tpl.ok {
 		return prepared{}, false
@@ -120,28 +157,28 @@ func (b *build) fromTemplate(raw rawDoc, source string) (prepared, bool) {
 func (b *build) newTemplate(rest []byte) *template {
 	tree, ok := fastYAMLTree(rest)
 	if _, dup := tree["metadata"]; !ok || dup {
-		return &template{}
+		return &template{key: rest}
 	}
 	hdr := headerOf(tree)
 	if hdr == nil || hdr.apiVersion == "" || hdr.kind == "" {
-		return &template{}
+		return &template{key: rest}
 	}
 	kind := Kind{APIVersion: hdr.apiVersion, Kind: hdr.kind}
 	if !b.keep[kind] {
-		return &template{}
+		return &template{key: rest}
 	}
 	js := appendJSON(nil, tree)
 	if mayHoldHugeNumber(js) {
-		return &template{}
+		return &template{key: rest}
 	}
 	typed, err := decodeTyped(&Document{Kind: kind, JSON: js})
 	if err != nil || typed == nil {
-		return &template{}
+		return &template{key: rest}
 	}
 	if _, isMeta := typed.(metav1.ObjectMetaAccessor); !isMeta {
-		return &template{}
+		return &template{key: rest}
 	}
-	tpl := &template{ok: true, kind: kind, typed: typed}
+	tpl := &template{key: rest, ok: true, kind: kind, typed: typed}
 	tpl.before, tpl.after = splitEntries(tree)
 	return tpl
 }
@@ -177,10 +214,12 @@ func (t *template) document(block []byte, shared, shallow bool) (*Document, bool
 	if !ok {
 		return nil, false
 	}
-	js := t.join(metaJSON[len(`{"metadata":`) : len(metaJSON)-1])
-	if mayHoldHugeNumber(js) {
+	// The rest's JSON passed this check when its template was made, and a number cannot span the
+	// joins (each part is whole entries), so the metadata's JSON is all that is left to check.
+	if mayHoldHugeNumber(metaJSON) {
 		return nil, false
 	}
+	js := t.join(metaJSON[len(`{"metadata":`) : len(metaJSON)-1])
 	typed := t.typed
 	switch {
 	case shared && shallow:
@@ -285,129 +324,4 @@ func lineContent(line []byte) ([]byte, int) {
 // isSeqBytes is isSeqLine on bytes.
 func isSeqBytes(text []byte) bool {
 	return len(text) > 0 && text[0] == '-' && (len(text) == 1 || text[1] == ' ')
-}
-
-// metaFields are the metadata fields quickMeta reads: strings, and maps of strings.
-var metaFields = map[string]func(m *metav1.ObjectMeta) *string{
-	"name":            func(m *metav1.ObjectMeta) *string { return &m.Name },
-	"namespace":       func(m *metav1.ObjectMeta) *string { return &m.Namespace },
-	"generateName":    func(m *metav1.ObjectMeta) *string { return &m.GenerateName },
-	"resourceVersion": func(m *metav1.ObjectMeta) *string { return &m.ResourceVersion },
-	"uid":             func(m *metav1.ObjectMeta) *string { return (*string)(&m.UID) },
-}
-
-// quickMeta reads the metadata block of a generated pod (string fields such as name, namespace and
-// uid, and labels and annotations of strings) straight into an ObjectMeta and its JSON, which is
-// what converting the block and decoding it strictly give for that shape; for anything else it
-// reports false and the caller takes the general way. Why: that way (a tree of maps, JSON, a
-// reflective decode) was half of the time spent on each templated pod.
-func quickMeta(block []byte) (metav1.ObjectMeta, []byte, bool) {
-	var meta metav1.ObjectMeta
-	lines, ok := contentLines(block)
-	if !ok || len(lines) < 2 || lines[0].text != "metadata:" || lines[0].indent != 0 {
-		return meta, nil, false
-	}
-	q := quickParser{lines: lines[1:], indent: lines[1].indent, fields: map[string]string{}}
-	for q.i < len(q.lines) {
-		if !q.entry(&meta) {
-			return meta, nil, false
-		}
-	}
-	return meta, q.json(), true
-}
-
-// quickParser reads the entries of a metadata block, keeping each one's JSON by key.
-type quickParser struct {
-	lines  []contentLine
-	i      int
-	indent int
-	fields map[string]string // key → JSON of its value
-}
-
-// entry reads one "key: value" line, or a map key and the lines below it.
-func (q *quickParser) entry(meta *metav1.ObjectMeta) bool {
-	l := q.lines[q.i]
-	key, value, ok := splitKey(l.text)
-	if _, dup := q.fields[key]; !ok || dup || l.indent != q.indent || isSeqLine(l.text) {
-		return false
-	}
-	q.i++
-	if field := metaFields[key]; field != nil {
-		s, ok := quickString(value)
-		*field(meta) = s
-		q.fields[key] = string(appendJSONString(nil, s))
-		return ok
-	}
-	if value != "" || (key != "labels" && key != "annotations") {
-		return false
-	}
-	m, js, ok := q.stringMap()
-	if key == "labels" {
-		meta.Labels = m
-	} else {
-		meta.Annotations = m
-	}
-	q.fields[key] = js
-	return ok
-}
-
-// stringMap reads the "k: v" lines below a map key, all strings, and their JSON (keys sorted).
-func (q *quickParser) stringMap() (map[string]string, string, bool) {
-	m := map[string]string{}
-	var keys []string
-	for q.i < len(q.lines) && q.lines[q.i].indent > q.indent {
-		l := q.lines[q.i]
-		k, v, ok := splitKey(l.text)
-		if _, dup := m[k]; !ok || dup || l.indent != q.lines[q.i-len(keys)].indent || isSeqLine(l.text) {
-			return nil, "", false
-		}
-		s, ok := quickString(v)
-		if !ok {
-			return nil, "", false
-		}
-		m[k] = s
-		keys = append(keys, k)
-		q.i++
-	}
-	if len(keys) == 0 {
-		return nil, "", false
-	}
-	slices.Sort(keys)
-	js := []byte{'{'}
-	for i, k := range keys {
-		if i > 0 {
-			js = append(js, ',')
-		}
-		js = append(appendJSONString(js, k), ':')
-		js = appendJSONString(js, m[k])
-	}
-	return m, string(append(js, '}')), true
-}
-
-// json is the block's JSON as appendJSON writes it: {"metadata":{...}}, keys sorted.
-func (q *quickParser) json() []byte {
-	keys := make([]string, 0, len(q.fields))
-	for k := range q.fields {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	js := append(make([]byte, 0, 128), `{"metadata":{`...)
-	for i, k := range keys {
-		if i > 0 {
-			js = append(js, ',')
-		}
-		js = append(appendJSONString(js, k), ':')
-		js = append(js, q.fields[k]...)
-	}
-	return append(js, "}}"...)
-}
-
-// quickString reads an inline scalar that is a string (not empty, a number, a word or null).
-func quickString(text string) (string, bool) {
-	if text == "" {
-		return "", false
-	}
-	v, ok := scalar(text)
-	s, isString := v.(string)
-	return s, ok && isString
 }

@@ -212,8 +212,8 @@ func FuzzTemplate(f *testing.F) {
 	})
 }
 
-// assertSameSet decodes input with templates and without and wants the same Set or errors.
-// assertSameSet: input reads to the same Set through templates, copied or shared, as without.
+// assertSameSet decodes input with templates (copied and shared) and without, and wants the same
+// Set or errors.
 func assertSameSet(t *testing.T, input string) {
 	t.Helper()
 	want, wantErr := (&Decoder{noTemplates: true}).Decode(bytes.NewReader([]byte(input)), "in.yaml")
