@@ -17,8 +17,9 @@ type build struct {
 	// templates are the decoded documents' shared parts, for documents that differ only in metadata
 	templates   templates
 	noTemplates bool
-	share       bool         // Decoder.ShareTemplates
-	templated   atomic.Int64 // documents read through a template, which tests count
+	share       bool                    // Decoder.ShareTemplates
+	nodeClass   func(*api.AKSNodeClass) // Decoder.NodeClassRead
+	templated   atomic.Int64            // documents read through a template, which tests count
 	set         *Set
 	seen        map[objectID]place // object identity → where it was first defined
 	errs        []error
@@ -30,7 +31,8 @@ func (d *Decoder) newBuild() *build {
 	if kinds == nil {
 		kinds = DefaultKinds()
 	}
-	return &build{kinds: kinds, keep: keepKinds(kinds), noTemplates: d.noTemplates, share: d.ShareTemplates, set: &Set{}, seen: map[objectID]place{}}
+	return &build{kinds: kinds, keep: keepKinds(kinds), noTemplates: d.noTemplates, share: d.ShareTemplates,
+		nodeClass: d.NodeClassRead, set: &Set{}, seen: map[objectID]place{}}
 }
 
 // source reads every document of one input. Empty documents are not counted, so "document 1" is
@@ -90,8 +92,13 @@ func (b *build) decode(doc *Document) {
 		return
 	}
 	b.read++
+	classes := len(b.set.NodeClasses)
 	if err := decode(doc, b.set); err != nil {
 		b.errs = append(b.errs, doc.wrap(err))
+		return
+	}
+	if b.nodeClass != nil && len(b.set.NodeClasses) > classes {
+		b.nodeClass(b.set.NodeClasses[classes])
 	}
 }
 

@@ -250,3 +250,43 @@ func TestDecodeFiles(t *testing.T) {
 	require.ErrorIs(t, err, ErrDecode)
 	assert.ErrorContains(t, err, "missing.yaml")
 }
+
+// TestNodeClassRead: the hook sees each node class as read, in input order, before the documents
+// after it; the Set holds the same values; a node class refused later still reached the hook
+// once, and then no Set is returned.
+func TestNodeClassRead(t *testing.T) {
+	class := func(name string) string {
+		return "apiVersion: karpenter.azure.com/v1beta1\nkind: AKSNodeClass\nmetadata:\n  name: " + name + "\nspec:\n  imageFamily: Ubuntu\n"
+	}
+	const pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n"
+	tests := []struct {
+		name    string
+		docs    []string
+		want    []string // names the hook saw, in order
+		wantErr string
+	}{
+		{"two classes", []string{class("zeta"), pod, class("alpha")}, []string{"zeta", "alpha"}, ""},
+		{"defined twice", []string{class("a"), class("a")}, []string{"a"}, "AKSNodeClass \"a\" is defined twice"},
+		{"none", []string{pod}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var seen []*api.AKSNodeClass
+			d := &Decoder{NodeClassRead: func(nc *api.AKSNodeClass) { seen = append(seen, nc) }}
+			set, err := d.Decode(strings.NewReader(strings.Join(tt.docs, "---\n")), "in.yaml")
+			var names []string
+			for _, nc := range seen {
+				names = append(names, nc.Name)
+				require.NotNil(t, nc.Spec.OSDiskSizeGB, "defaulted")
+			}
+			assert.Equal(t, tt.want, names)
+			if tt.wantErr != "" {
+				require.ErrorContains(t, err, tt.wantErr)
+				assert.Nil(t, set)
+				return
+			}
+			require.NoError(t, err)
+			assert.ElementsMatch(t, seen, set.NodeClasses, "the Set's own values")
+		})
+	}
+}

@@ -11,6 +11,8 @@ import (
 
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/napkit/napkit/api"
 )
 
 // DefaultMaxBytes is the largest source Decode and DecodeFiles read when Decoder.MaxBytes is zero:
@@ -39,6 +41,12 @@ type Decoder struct {
 	// TestSharedPodSpecsStayUnchanged checks that they write to none), to save a deep copy per
 	// document (about 2 µs and 2 KB per Pod). Object.Decode copies either way.
 	ShareTemplates bool
+	// NodeClassRead, when set, is called with each AKSNodeClass as soon as it is read, defaulted
+	// and valid, while the documents after it are still being read, so that the caller can start
+	// work that depends on the node class alone (napkit plan builds its catalogue meanwhile). It
+	// runs on the decoding goroutine and must not modify the node class. The Set is what counts: a
+	// node class passed here may still be refused later (defined twice), and then no Set is returned.
+	NodeClassRead func(*api.AKSNodeClass)
 	// noTemplates sends every document down the full path, for the tests that compare both.
 	noTemplates bool
 }

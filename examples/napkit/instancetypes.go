@@ -21,8 +21,10 @@ type catalogueFlags struct {
 	prices    string
 	pricesURL string
 	network   api.ClusterNetwork
-	// pending is the inputs preload started reading, taken by the first loadFor.
+	// pending is the inputs preload started reading, taken by the first loadFor or buildEarly.
 	pending chan catalogueInputs
+	// early is the catalogue buildEarly started, if it did.
+	early *earlyCatalogue
 }
 
 // catalogueInputs are what a catalogue is built from besides the node class and the network: the
@@ -42,8 +44,9 @@ func (c *catalogueFlags) preload() {
 	if c.prices == "live" {
 		return
 	}
-	c.pending = make(chan catalogueInputs, 1)
-	go func() { c.pending <- c.loadInputs() }()
+	pending := make(chan catalogueInputs, 1)
+	c.pending = pending
+	go func() { pending <- c.loadInputs() }()
 }
 
 // inputs returns the preloaded inputs once, then reads them anew.
@@ -100,12 +103,18 @@ func (c *catalogueFlags) load(stdin io.Reader, stderr io.Writer) (*catalogue, er
 	return c.loadFor(nodeClass)
 }
 
-// loadFor builds the catalogue for the given node class.
+// loadFor builds the catalogue for the given node class, or takes the one buildEarly built for it.
 func (c *catalogueFlags) loadFor(nodeClass *api.AKSNodeClass) (*catalogue, error) {
 	if err := c.network.Validate(); err != nil {
 		return nil, networkFlagError(err)
 	}
-	in := c.inputs()
+	if cat, err, ok := c.takeEarly(nodeClass); ok {
+		return cat, err
+	}
+	return c.build(c.inputs(), nodeClass)
+}
+
+func (c *catalogueFlags) build(in catalogueInputs, nodeClass *api.AKSNodeClass) (*catalogue, error) {
 	if in.err != nil {
 		return nil, in.err
 	}

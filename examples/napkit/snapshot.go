@@ -32,11 +32,12 @@ func (f *snapshotFlags) validate() error {
 // read, with the collector relaxed meanwhile (relaxGCWhileReading). Pods of one shape share their
 // decoded spec (manifest.Decoder.ShareTemplates), which saves a deep copy per pod: the set is
 // handed to snapshot.Read, and neither it nor the planners write to a pod (snapshot's
-// TestSharedPodSpecsStayUnchanged).
+// TestSharedPodSpecsStayUnchanged). The first node class's catalogue is built while the rest is read
+// (buildEarly).
 func readSnapshot(cat *catalogueFlags, f snapshotFlags, files manifestFiles, stdin io.Reader, stderr io.Writer,
 	now func() time.Time) (*snapshot.Snapshot, map[string]*catalogue, error) {
 	defer relaxGCWhileReading()()
-	set, err := files.decode(&manifest.Decoder{Stdin: stdin, ShareTemplates: true}, stderr)
+	set, err := files.decode(&manifest.Decoder{Stdin: stdin, ShareTemplates: true, NodeClassRead: cat.buildEarly}, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
