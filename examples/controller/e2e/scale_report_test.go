@@ -48,7 +48,12 @@ type scaleReport struct {
 	ScaleDownWithinIntervals                   bool
 	ChurnScales                                int
 	ChurnSettleSeconds, ChurnMaxPendingSeconds float64
-	LeakedVMs, StuckClaims, LostPods           int
+	// ChurnBound pods were created during the churn and bound; ChurnUnbound were deleted or still
+	// pending at its end. The quantiles are of their creation-to-binding waits.
+	ChurnBound, ChurnUnbound         int
+	ChurnPendingP50, ChurnPendingP90 float64
+	ChurnPendingP99, ChurnPendingMax float64
+	LeakedVMs, StuckClaims, LostPods int
 	schedulerFigures
 }
 

@@ -222,7 +222,8 @@ func churn(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, r
 	t.Helper()
 	rng := rand.New(rand.NewPCG(7, 11))
 	_ = w.takePendingFor()
-	end := time.Now().Add(p.churn)
+	from := time.Now()
+	end := from.Add(p.churn)
 	for time.Now().Before(end) {
 		for range 5 {
 			shape := shapes[rng.IntN(len(shapes))]
@@ -239,6 +240,7 @@ func churn(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, r
 	settled, _ := waitSettled(t, w, int(keep)*len(shapes), 15*time.Minute)
 	r.ChurnSettleSeconds = settled.Sub(began).Seconds()
 	r.ChurnMaxPendingSeconds = w.takePendingFor().Seconds()
+	reportPending(t, w, from, r)
 	requireNoLeaks(t, s, w, int(keep)*len(shapes), r)
 }
 

@@ -32,6 +32,10 @@ type watcher struct {
 	// (Unschedulable) or a binding, whichever came first; the controller plans a pod only once
 	// kube-scheduler has marked it Unschedulable.
 	marked map[string]time.Time
+	// lives, nodeLives and claimSeen are each pod's and node's timeline (scale_pending_test.go).
+	lives     map[string]*podLife
+	nodeLives map[string]*nodeLife
+	claimSeen map[string]time.Time
 }
 
 func startWatcher(t *testing.T, c *cluster) *watcher {
@@ -39,13 +43,14 @@ func startWatcher(t *testing.T, c *cluster) *watcher {
 	kf := informers.NewSharedInformerFactory(c.kube, 0)
 	w := &watcher{pods: kf.Core().V1().Pods().Informer(), nodes: kf.Core().V1().Nodes().Informer(),
 		claims:  dynamicinformer.NewDynamicSharedInformerFactory(c.dyn, 0).ForResource(controller.NodeClaimsGVR).Informer(),
-		created: map[string]time.Time{}, marked: map[string]time.Time{}}
-	_, err := w.pods.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { w.onPod(nil, obj) },
-		UpdateFunc: w.onPod,
-	})
-	if err != nil {
-		t.Fatal(err)
+		created: map[string]time.Time{}, marked: map[string]time.Time{},
+		lives: map[string]*podLife{}, nodeLives: map[string]*nodeLife{}, claimSeen: map[string]time.Time{}}
+	for inf, on := range map[cache.SharedIndexInformer]func(old, obj any){w.pods: w.onPod,
+		w.nodes: func(_, obj any) { w.onNode(obj) }, w.claims: func(_, obj any) { w.onClaim(obj) }} {
+		_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: func(obj any) { on(nil, obj) }, UpdateFunc: on})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -67,18 +72,31 @@ func (w *watcher) onPod(oldObj, obj any) {
 	now := time.Now()
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	uid := string(pod.UID)
+	life := w.lives[uid]
 	if old == nil {
-		w.created[string(pod.UID)] = now
+		w.created[uid] = now
+		life = &podLife{name: pod.Name, created: now}
+		w.lives[uid] = life
 	}
-	if _, seen := w.marked[string(pod.UID)]; !seen && (pod.Spec.NodeName != "" || unschedulable(pod)) {
-		w.marked[string(pod.UID)] = now
+	if _, seen := w.marked[uid]; !seen && (pod.Spec.NodeName != "" || unschedulable(pod)) {
+		w.marked[uid] = now
+	}
+	if life != nil && life.unschedulable.IsZero() && unschedulable(pod) {
+		life.unschedulable = now
 	}
 	if pod.Spec.NodeName != "" && (old == nil || old.Spec.NodeName == "") {
 		w.bound = append(w.bound, now)
+		if life != nil {
+			life.bound, life.node = now, pod.Spec.NodeName
+		}
 	}
 	if pod.Status.Phase == corev1.PodRunning && (old == nil || old.Status.Phase != corev1.PodRunning) {
-		if at, ok := w.created[string(pod.UID)]; ok {
+		if at, ok := w.created[uid]; ok {
 			w.pendingFor = max(w.pendingFor, now.Sub(at))
+		}
+		if life != nil {
+			life.running = now
 		}
 	}
 }
