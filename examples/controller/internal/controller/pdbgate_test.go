@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -200,4 +201,46 @@ func TestConcurrentDrainsShareAllowance(t *testing.T) {
 	require.NoError(t, <-errs)
 	require.NoError(t, <-errs)
 	assert.Len(t, *evicted, 1)
+}
+
+// TestEvictionWithoutPDBSkipsLock: a pod no PDB covers is evicted while another drain holds the
+// PDB lock (evictMu), and a covered pod waits for it.
+func TestEvictionWithoutPDBSkipsLock(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		covered bool
+	}{{"no PDB: evicted at once", false}, {"covered: waits for the lock", true}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTestEnv(t)
+			e.addPDB(t, "web", 1, 2)
+			app := "free"
+			if tt.covered {
+				app = "web"
+			}
+			pod := newPod("p", boundTo("n1"), labelled("app", app))
+			e.addPod(t, pod)
+			evicted := pdbEvictions(t, e)
+			e.c.evictMu.Lock()
+			done := make(chan error, 1)
+			go func() {
+				_, err := e.c.newEvictionGate().evictIfAllowed(context.Background(), pod)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				require.NoError(t, err)
+				assert.False(t, tt.covered, "a covered pod was evicted while the lock was held")
+			case <-time.After(200 * time.Millisecond):
+				assert.True(t, tt.covered, "an uncovered pod waited for the lock")
+			}
+			e.c.evictMu.Unlock()
+			if tt.covered {
+				require.NoError(t, <-done)
+			}
+			assert.Equal(t, []string{"default/p"}, *evicted)
+		})
+	}
 }
