@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -194,7 +195,13 @@ func (c *Controller) inDrainOrder(node string, pods []*corev1.Pod) []*corev1.Pod
 	return out
 }
 
-// drainOrders splits a command's moves by the node each pod leaves, keeping their order.
+// drainOrders splits a command's moves by the node each pod leaves, keeping their order, except
+// that the pods the command moves onto its replacements go first. Why: kube-scheduler scores an
+// empty node highest (LeastAllocated) and takes pods in creation order, so when the pods bound
+// for existing nodes were evicted first, their re-created copies filled the fresh replacement,
+// the pods it was launched for no longer fitted it, and provisioning launched another node for
+// them, which a later pass had to remove again (5 of 8 and 4 of 9 replaces in two 1,000-pod
+// scale-downs; docs/benchmarks.md, issue 18).
 func (c *Controller) drainOrders(cmd consolidation.Command) map[string][]string {
 	onNode := map[string]string{}
 	for _, name := range cmd.Nodes {
@@ -202,13 +209,28 @@ func (c *Controller) drainOrders(cmd consolidation.Command) map[string][]string 
 			onNode[pod.Namespace+"/"+pod.Name] = name
 		}
 	}
+	toReplacement := map[string]bool{}
+	for _, nc := range replacements(cmd) {
+		toReplacement[nc.Name] = true
+	}
+	moves := slices.Clone(cmd.Moves)
+	slices.SortStableFunc(moves, func(a, b consolidation.Move) int {
+		return cmp.Compare(b2i(!toReplacement[a.To]), b2i(!toReplacement[b.To]))
+	})
 	out := map[string][]string{}
-	for _, m := range cmd.Moves {
+	for _, m := range moves {
 		if node, ok := onNode[m.Pod]; ok {
 			out[node] = append(out[node], m.Pod)
 		}
 	}
 	return out
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // holdPDBs records that node's drain was refused under pdbs.

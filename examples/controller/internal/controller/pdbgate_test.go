@@ -16,6 +16,7 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/napkit/napkit/consolidation"
+	"github.com/napkit/napkit/provisioner"
 )
 
 // addPDB puts a PDB guarding app=<app> in the informer cache and in the fake API server, with
@@ -95,6 +96,23 @@ func TestDrainFollowsPlanOrder(t *testing.T) {
 	_, err := e.c.drain(context.Background(), newNode("n1", ""))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"default/z", "default/b", "default/a", "default/c"}, *evicted)
+}
+
+// TestDrainReplacementPodsFirst: the pods a command moves onto its replacement are evicted before
+// the ones it moves onto existing nodes, each group in the command's order, so kube-scheduler sees
+// the replacement's pods first while the replacement is empty.
+func TestDrainReplacementPodsFirst(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.addPod(t, newPod("a", boundTo("n1")), newPod("b", boundTo("n1")), newPod("c", boundTo("n1")), newPod("d", boundTo("n1")))
+	cmd := consolidation.Command{Nodes: []string{"n1"}, Replacement: &provisioner.NodeClaim{Name: "new-0"},
+		Moves: []consolidation.Move{{Pod: "default/a", To: "n2"}, {Pod: "default/b", To: "new-0"},
+			{Pod: "default/c", To: "n3"}, {Pod: "default/d", To: "new-0"}}}
+	e.c.state.setDrainOrder(e.c.drainOrders(cmd))
+	evicted := evictions(e, nil)
+	_, err := e.c.drain(context.Background(), newNode("n1", ""))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"default/b", "default/d", "default/a", "default/c"}, *evicted)
 }
 
 // TestDrainWaitsForPDB: the drain reads each PDB before evicting and evicts no more than it
