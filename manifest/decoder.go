@@ -164,10 +164,18 @@ func (d *Decoder) read(r io.Reader, source string) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
+	// A regular file's size is known: reading into a buffer of that size saves io.ReadAll's
+	// regrowing and copying (a 2 MB input was read into 4 MB of buffers).
+	var buf bytes.Buffer
+	if f, ok := r.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() <= limit {
+			buf.Grow(int(info.Size()) + bytes.MinRead) // ReadFrom wants MinRead free to stop
+		}
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", source, ErrDecode, err)
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("%s: %w: more than %d bytes (Decoder.MaxBytes); split the manifests or raise the limit", source, ErrTooLarge, limit)
 	}

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	goruntime "runtime"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -68,28 +70,91 @@ func (o Object) Decode(v any) error {
 // saves Decode's deep copy (about 3 µs per Pod).
 func (o Object) Typed() runtime.Object { return o.typed }
 
-// sortObjects returns objs sorted by compareObjects. It sorts their indices and then places the
-// objects once: an Object is 120 bytes of which half are pointers, and swapping them in place
-// cost as much as the comparisons.
+// sortObjects returns objs sorted by compareObjects. It sorts small keys, not the objects: the
+// (apiVersion, kind, namespace) groups are ranked first (a few distinct ones, however many
+// objects), so most comparisons are an integer and a name, on a contiguous slice; then the
+// objects are placed once. Why: comparing 120-byte Objects through their four strings, in place
+// or through indices, was the largest sequential step of reading 10,000 Pods (6 ms).
 func sortObjects(objs []Object) []Object {
 	if slices.IsSortedFunc(objs, compareObjects) {
 		return objs
 	}
-	order := make([]int32, len(objs))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return compareObjectPtrs(&objs[a], &objs[b]) })
+	keys := sortKeys(objectKeys(objs))
 	sorted := make([]Object, len(objs))
-	for i, j := range order {
-		sorted[i] = objs[j]
+	for i, k := range keys {
+		sorted[i] = objs[k.index]
 	}
 	return sorted
 }
 
+// parallelSortMin is the fewest keys sortKeys sorts in two halves at once: below it, starting a
+// goroutine and merging cost more than they save.
+const parallelSortMin = 4096
+
+// sortKeys sorts keys, the two halves side by side when there are many and two cores, then merges
+// them: the sort is otherwise a sequential step of every large read. (apiVersion, kind, namespace,
+// name) is unique in a Set, so the order is total and the result is the same either way.
+func sortKeys(keys []objectKey) []objectKey {
+	if len(keys) < parallelSortMin || goruntime.GOMAXPROCS(0) < 2 {
+		slices.SortFunc(keys, compareKeys)
+		return keys
+	}
+	half := len(keys) / 2
+	done := make(chan struct{})
+	go func() {
+		slices.SortFunc(keys[:half], compareKeys)
+		close(done)
+	}()
+	slices.SortFunc(keys[half:], compareKeys)
+	<-done
+	merged := make([]objectKey, 0, len(keys))
+	a, b := keys[:half], keys[half:]
+	for len(a) > 0 && len(b) > 0 {
+		if compareKeys(b[0], a[0]) < 0 {
+			merged, b = append(merged, b[0]), b[1:]
+		} else {
+			merged, a = append(merged, a[0]), a[1:]
+		}
+	}
+	return append(append(merged, a...), b...)
+}
+
+func compareKeys(a, b objectKey) int {
+	if a.group != b.group {
+		return cmp.Compare(a.group, b.group)
+	}
+	return cmp.Compare(a.name, b.name)
+}
+
+// objectKey is an Object's place in the order: its group's rank, its name, and where it is.
+type objectKey struct {
+	group, index int32
+	name         string
+}
+
+// objectKeys ranks the objects' (apiVersion, kind, namespace) groups and keys each object.
+func objectKeys(objs []Object) []objectKey {
+	type group struct{ apiVersion, kind, namespace string }
+	ranks := map[group]int32{}
+	for _, o := range objs {
+		ranks[group{o.Kind.APIVersion, o.Kind.Kind, o.Namespace}] = 0
+	}
+	groups := slices.SortedFunc(maps.Keys(ranks), func(a, b group) int {
+		return cmp.Or(cmp.Compare(a.apiVersion, b.apiVersion), cmp.Compare(a.kind, b.kind), cmp.Compare(a.namespace, b.namespace))
+	})
+	for i, g := range groups {
+		ranks[g] = int32(i)
+	}
+	keys := make([]objectKey, len(objs))
+	for i, o := range objs {
+		keys[i] = objectKey{group: ranks[group{o.Kind.APIVersion, o.Kind.Kind, o.Namespace}], index: int32(i), name: o.Name}
+	}
+	return keys
+}
+
 // compareObjects orders Objects by apiVersion, kind, namespace and name. It compares a field only
-// while the ones before are equal (cmp.Or would compare all four): sorting 10,000 Pods calls it
-// about 140,000 times.
+// while the ones before are equal (cmp.Or would compare all four): checking that 10,000 Pods are
+// sorted calls it 10,000 times.
 func compareObjects(a, b Object) int { return compareObjectPtrs(&a, &b) }
 
 func compareObjectPtrs(a, b *Object) int {
