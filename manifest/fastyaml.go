@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -111,7 +112,7 @@ func contentLines(data []byte) ([]contentLine, bool) {
 			return nil, false
 		}
 	}
-	var lines []contentLine
+	lines := make([]contentLine, 0, bytes.Count(data, []byte{'\n'})+1) // one allocation, not one per doubling
 	for rest := string(data); rest != ""; {
 		var l string
 		l, rest, _ = strings.Cut(rest, "\n")
