@@ -39,15 +39,15 @@ func (d *Decoder) newBuild() *build {
 // the first one with content. It returns how many documents had content.
 func (b *build) source(data []byte, source string) int {
 	index := 0
-	docs := b.prepare(splitDocuments(data), source)
+	raws := splitDocuments(data)
 	// Most documents of a large input are kept objects: size the Set and the names for them at once.
-	b.set.Objects = slices.Grow(b.set.Objects, len(docs))
+	b.set.Objects = slices.Grow(b.set.Objects, len(raws))
 	if len(b.seen) == 0 {
-		b.seen = make(map[objectID]place, len(docs))
+		b.seen = make(map[objectID]place, len(raws))
 	}
-	for _, p := range docs {
+	b.prepare(raws, source, func(p prepared) {
 		if p.doc == nil {
-			continue
+			return
 		}
 		index++
 		p.doc.Index = index
@@ -59,7 +59,7 @@ func (b *build) source(data []byte, source string) int {
 		default:
 			b.decode(p.doc)
 		}
-	}
+	})
 	return index
 }
 

@@ -31,9 +31,9 @@
 // ErrDecode and validation errors wrap api.ErrInvalid. All problems are reported together, and on
 // error no Set is returned. Names must be unique per kind (and namespace) across everything read.
 //
-// Speed: a source's documents are converted and decoded in parallel (GOMAXPROCS workers), and the
-// results are then taken in input order, so the Set, the notes and the errors are those of a
-// sequential run. YAML in the plain block style that generators and kubectl print goes to JSON
+// Speed: a source's documents are converted and decoded in parallel (GOMAXPROCS workers, chunks of
+// documents in order), and the results are taken in input order as they become ready, so the Set,
+// the notes and the errors are those of a sequential run. YAML in the plain block style that generators and kubectl print goes to JSON
 // through a small converter of that subset; anything outside it (and every error) takes
 // sigs.k8s.io/yaml, which gives the same JSON for whatever the small converter takes. Documents that
 // differ only in their top-level metadata block (a workload's pods) are converted and decoded once:
