@@ -64,56 +64,80 @@ func configureAzure(f *Flags, cfg *controller.Config) error {
 // simKubeletQPS bounds the simulated kubelets' requests: high, since it stands for one client per node.
 const simKubeletQPS = 1000
 
-// configureSimulation launches on the simulated Azure and runs its simulated kubelet in g. Only
-// --simulate gets here: the nodes it registers in the cluster are fake, and the log says so. The
-// kubelets get a client of their own from simRest: thousands of real kubelets each have one.
+// SimClusterName names the --simulate cluster; SimResourceGroup is its node resource group. A
+// simulated Azure served by another process (--sim-azure-endpoint) must use the same.
+const SimClusterName = "napkit"
+
+// SimResourceGroup is the --simulate node resource group in location.
+func SimResourceGroup(location string) string { return "MC_napkit_napkit_" + location }
+
+// configureSimulation launches on the simulated Azure: in this process with its simulated
+// kubelets running in g, or, with --sim-azure-endpoint, on one another process serves (which runs
+// the kubelets). Only --simulate gets here: the nodes it registers in the cluster are fake, and
+// the log says so.
 func configureSimulation(ctx context.Context, f *Flags, simRest *rest.Config, cfg *controller.Config, g *errgroup.Group) error {
 	if set := f.azureFlagsSet(); len(set) > 0 {
 		return &ConfigError{Flag: "--simulate", Reason: "contradicts the real-Azure flags " + strings.Join(set, ", ")}
 	}
-	cfg.Logger.Warn("--simulate: VMs go to the simulated Azure and simulated kubelets register fake Ready nodes in this cluster")
-	const clusterName = "napkit"
-	rg := "MC_napkit_napkit_" + f.Location
-	class := &api.AKSNodeClass{}
-	class.Default()
-	base, err := cfg.Catalogue(class)
-	if err != nil {
-		return err
-	}
-	sim, launcher, err := simnodes.NewAzure(simnodes.AzureOptions{Catalogue: base, ResourceGroup: rg,
-		ClusterName: clusterName, Offerings: cfg.Offerings, Logger: cfg.Logger})
-	if err != nil {
-		return err
-	}
-	cluster, sshKey, err := simnodes.Cluster(clusterName, f.Location, rg)
+	cfg.Logger.Warn("--simulate: VMs go to the simulated Azure and simulated kubelets register fake Ready nodes in this cluster",
+		"azureEndpoint", f.SimAzureEndpoint)
+	rg := SimResourceGroup(f.Location)
+	cluster, sshKey, err := simnodes.Cluster(SimClusterName, f.Location, rg)
 	if err != nil {
 		return err
 	}
 	// The simulated kubelets report the version the nodes boot, as real ones would.
-	version, err := nodeKubernetesVersion(cfg.Kube, f.KubernetesVersion)
-	if err != nil {
+	if cluster.KubernetesVersion, err = nodeKubernetesVersion(cfg.Kube, f.KubernetesVersion); err != nil {
 		return err
 	}
-	cluster.KubernetesVersion = version
-	simnodes.PublishNodeImages(sim, f.ImageVersion, time.Now())
-	upkeep, err := simnodes.Upkeep(sim, simnodes.UpkeepOptions{})
-	if err != nil {
+	var launcher *azure.Launcher
+	var upkeep controller.Upkeep
+	if f.SimAzureEndpoint != "" {
+		launcher, upkeep, err = simnodes.NewRemoteAzure(simnodes.RemoteOptions{Endpoint: f.SimAzureEndpoint, Location: f.Location,
+			ResourceGroup: rg, ClusterName: SimClusterName, Offerings: cfg.Offerings, Logger: cfg.Logger})
+		if err != nil {
+			return &ConfigError{Flag: "--sim-azure-endpoint", Value: f.SimAzureEndpoint, Reason: "is not a simulated Azure's https URL", Err: err}
+		}
+	} else if launcher, upkeep, err = localSimulation(ctx, f, simRest, cfg, cluster.KubernetesVersion, g); err != nil {
 		return err
 	}
 	cfg.Upkeep.ImageVersions, cfg.Upkeep.Usage = upkeep.ImageVersions, upkeep.Usage
+	cfg.Launcher, cfg.ClusterName, cfg.Cluster, cfg.SSHPublicKey = launcher, SimClusterName, cluster, sshKey
+	cfg.NodeIdentities = []string{simnodes.KubeletIdentity(SimClusterName, rg)}
+	return nil
+}
+
+// localSimulation runs the simulated Azure in this process and its simulated kubelets in g. The
+// kubelets get a client of their own from simRest: thousands of real kubelets each have one.
+func localSimulation(ctx context.Context, f *Flags, simRest *rest.Config, cfg *controller.Config, version string,
+	g *errgroup.Group) (*azure.Launcher, controller.Upkeep, error) {
+	class := &api.AKSNodeClass{}
+	class.Default()
+	base, err := cfg.Catalogue(class)
+	if err != nil {
+		return nil, controller.Upkeep{}, err
+	}
+	sim, launcher, err := simnodes.NewAzure(simnodes.AzureOptions{Catalogue: base, ResourceGroup: SimResourceGroup(f.Location),
+		ClusterName: SimClusterName, Offerings: cfg.Offerings, Logger: cfg.Logger})
+	if err != nil {
+		return nil, controller.Upkeep{}, err
+	}
+	simnodes.PublishNodeImages(sim, f.ImageVersion, time.Now())
+	upkeep, err := simnodes.Upkeep(sim, simnodes.UpkeepOptions{})
+	if err != nil {
+		return nil, controller.Upkeep{}, err
+	}
 	simRest.QPS, simRest.Burst, simRest.UserAgent = simKubeletQPS, 2*simKubeletQPS, simnodes.UserAgent
 	simKube, errKube := kubernetes.NewForConfig(simRest)
 	simDyn, errDyn := dynamic.NewForConfig(simRest)
 	if err := errors.Join(errKube, errDyn); err != nil {
-		return fmt.Errorf("simulated kubelets' client: %w", err)
+		return nil, controller.Upkeep{}, fmt.Errorf("simulated kubelets' client: %w", err)
 	}
 	kubelet, err := simnodes.New(simnodes.Options{Kube: simKube, Dynamic: simDyn, Launcher: launcher,
 		InstanceType: base.Find, Region: f.Location, BootDelay: f.SimBootDelay, Logger: cfg.Logger, KubeletVersion: "v" + version})
 	if err != nil {
-		return err
+		return nil, controller.Upkeep{}, err
 	}
 	g.Go(func() error { return kubelet.Run(ctx) })
-	cfg.Launcher, cfg.ClusterName, cfg.Cluster, cfg.SSHPublicKey = launcher, clusterName, cluster, sshKey
-	cfg.NodeIdentities = []string{simnodes.KubeletIdentity(clusterName, rg)}
-	return nil
+	return launcher, upkeep, nil
 }

@@ -54,6 +54,12 @@ type Flags struct {
 	KubeAPIBurst int
 	// SimBootDelay is how long a simulated VM takes to register its node (--simulate only).
 	SimBootDelay time.Duration
+	// SimAzureEndpoint (--simulate, tests only) is where another process serves the simulated
+	// Azure and runs the simulated kubelets, so that this process is the controller alone (the
+	// scale suite measures its memory that way); empty: both run in this process.
+	SimAzureEndpoint string
+	// PprofAddr serves net/http/pprof's /debug/pprof/ (empty: off), for heap and CPU profiles.
+	PprofAddr string
 	// LogLevel is debug, info, warn or error; LogFormat is text or json.
 	LogLevel, LogFormat string
 	// Version prints the build (module version, VCS revision) and exits.
@@ -104,6 +110,9 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.KubeAPIQPS, "kube-api-qps", 200, "requests per second the controller may make to the API server")
 	fs.IntVar(&f.KubeAPIBurst, "kube-api-burst", 300, "requests the controller may burst to the API server above --kube-api-qps")
 	fs.DurationVar(&f.SimBootDelay, "sim-boot-delay", time.Second, "--simulate: how long a simulated VM takes to register its node")
+	fs.StringVar(&f.SimAzureEndpoint, "sim-azure-endpoint", "", "--simulate, tests only: reach the simulated Azure another process serves at this https URL "+
+		"(it runs the simulated kubelets too; trust its certificate with SSL_CERT_FILE) instead of running both in this process")
+	fs.StringVar(&f.PprofAddr, "pprof-addr", "", "address serving net/http/pprof's /debug/pprof/ for heap and CPU profiles (empty: off)")
 	fs.StringVar(&f.LogLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.StringVar(&f.LogFormat, "log-format", "text", "text or json")
 	fs.BoolVar(&f.Version, "version", false, "print the build (module version and VCS revision) and exit")

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"golang.org/x/sync/errgroup"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
@@ -77,9 +79,20 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	if err := checkNumbers(f); err != nil {
 		return err
 	}
+	if err := checkSimEndpoint(f); err != nil {
+		return err
+	}
+	stopPprof, err := servePprof(ctx, f.PprofAddr, log)
+	if err != nil {
+		return err
+	}
+	defer stopPprof()
 	simRest := restclient.CopyConfig(rest) // the simulated kubelets' own client, unlimited by the controller's
 	rest.QPS, rest.Burst = float32(f.KubeAPIQPS), f.KubeAPIBurst
 	registry := prometheus.NewRegistry()
+	// The Go runtime's and the process's own figures (heap, GC, RSS, CPU), as controller-runtime
+	// serves them: what a controller's memory and CPU are judged by.
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	clientMetrics, err := controller.NewClientMetrics(registry)
 	if err != nil {
 		return err
@@ -147,6 +160,21 @@ func checkNumbers(f *Flags) error {
 	case !(f.MinReplaceSavings >= 0 && f.MinReplaceSavings < 1):
 		return &ConfigError{Flag: "--consolidation-min-replace-savings", Value: fmt.Sprint(f.MinReplaceSavings),
 			Reason: "must be a fraction in [0, 1), such as 0.1 for 10 %"}
+	}
+	return nil
+}
+
+// checkSimEndpoint refuses --sim-azure-endpoint without --simulate (it is the simulated Azure's
+// address, never real Azure's) or that is not an https URL (azcore sends its token over TLS only).
+func checkSimEndpoint(f *Flags) error {
+	if f.SimAzureEndpoint == "" {
+		return nil
+	}
+	if !f.Simulate {
+		return &ConfigError{Flag: "--sim-azure-endpoint", Value: f.SimAzureEndpoint, Reason: "needs --simulate (it is the simulated Azure's address)"}
+	}
+	if u, err := url.Parse(f.SimAzureEndpoint); err != nil || u.Scheme != "https" || u.Host == "" {
+		return &ConfigError{Flag: "--sim-azure-endpoint", Value: f.SimAzureEndpoint, Reason: "must be an https://host:port URL"}
 	}
 	return nil
 }

@@ -135,6 +135,12 @@ func TestRunRefusesAccidentalSimulation(t *testing.T) {
 		{name: "Azure flags without a cluster", args: []string{"--cluster-name", "c"},
 			want: "--kubeconfig: is required with --cluster-name"},
 		{name: "simulate without a cluster", args: []string{"--simulate"}, want: "--kubeconfig: is required with --simulate"},
+		{name: "simulated Azure endpoint without --simulate", args: []string{"--kubeconfig", kubeconfig, "--sim-azure-endpoint", "https://127.0.0.1:1"},
+			want: `--sim-azure-endpoint "https://127.0.0.1:1": needs --simulate`},
+		{name: "simulated Azure endpoint over plain http", args: []string{"--kubeconfig", kubeconfig, "--simulate", "--sim-azure-endpoint", "http://127.0.0.1:1"},
+			want: `--sim-azure-endpoint "http://127.0.0.1:1": must be an https://host:port URL`},
+		{name: "pprof address that cannot listen", args: []string{"--kubeconfig", kubeconfig, "--simulate", "--pprof-addr", "256.0.0.1:0"},
+			want: `--pprof-addr "256.0.0.1:0": cannot listen`},
 		{name: "bad log level", args: []string{"--log-level", "loud"}, want: `--log-level "loud": must be debug, info, warn or error`},
 		{name: "bad log format", args: []string{"--log-format", "xml"}, want: `--log-format "xml": must be text or json`},
 	}
