@@ -7,6 +7,8 @@
 #   scripts/scale.sh small        200 pods once: scale-up, 10 s steady state, scale-down (CI; under 4 min)
 #   scripts/scale.sh full [runs]  1,000 pods then 10,000 pods, each `runs` times (default 3)
 #   scripts/scale.sh up PODS [runs]  the scale-up alone of PODS pods, `runs` times (default 3)
+#   scripts/scale.sh steady [PODS]   the scale-up of PODS pods (default 20,000: ~2,000 nodes), then the
+#                                    idle steady state, the controller binary in its own process
 #
 # Each run appends its figures as a JSON line to $NAPKIT_SCALE_REPORT (default
 # /tmp/napkit-scale-<size>.jsonl). NAPKIT_SCALE_BOOT_DELAY, NAPKIT_SCALE_STEADY and
@@ -18,7 +20,10 @@
 # NAPKIT_SCALE_PLAN_FOR_SCHEDULER=true|false sets the controller's Config.PlanForScheduler.
 # NAPKIT_SCALE_AUDIT=FILE writes kube-apiserver's audit log of the admin user's writes (the
 # controller's, the simulated kubelets' and the suite's; tell them apart by userAgent) to FILE, for
-# the controller's writes by verb and resource.
+# the controller's writes by verb and resource. NAPKIT_SCALE_CONTROLLER=process runs the controller binary in
+# its own process (so its RSS, CPU and heap are its alone), NAPKIT_SCALE_HEAP_PROFILE=FILE then keeps
+# its heap profile and NAPKIT_SCALE_COMPARE_BINARY=BIN measures it again restarted from BIN and from
+# this tree (docs/benchmarks.md).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd -P)"
 tools="${NAPKIT_KUBE_TOOLS:-$repo/../shared/tools}"
@@ -112,8 +117,13 @@ up)
 	export NAPKIT_SCALE_REPORT="${NAPKIT_SCALE_REPORT:-/tmp/napkit-scale-up.jsonl}" NAPKIT_SCALE_PHASES=up
 	run "${2:?usage: scripts/scale.sh up PODS [runs]}" "${3:-3}" 40m
 	;;
+steady)
+	export NAPKIT_SCALE_REPORT="${NAPKIT_SCALE_REPORT:-/tmp/napkit-scale-steady.jsonl}" NAPKIT_SCALE_PHASES=steady
+	export NAPKIT_SCALE_CONTROLLER="${NAPKIT_SCALE_CONTROLLER:-process}" NAPKIT_SCALE_STEADY="${NAPKIT_SCALE_STEADY:-60s}"
+	run "${2:-20000}" 1 75m
+	;;
 *)
-	echo "usage: scripts/scale.sh small|full [runs] | up PODS [runs]" >&2
+	echo "usage: scripts/scale.sh small|full [runs] | up PODS [runs] | steady [PODS]" >&2
 	exit 2
 	;;
 esac

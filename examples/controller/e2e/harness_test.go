@@ -39,6 +39,7 @@ const (
 // cluster is one running control plane and the clients the tests use on it.
 type cluster struct {
 	stateDir   string
+	kubeconfig string
 	components string
 	rest       *rest.Config
 	kube       kubernetes.Interface
@@ -78,6 +79,7 @@ func (c *cluster) connect(t *testing.T, kubeconfig string) {
 	t.Helper()
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	require.NoError(t, err, "reading kubeconfig %s", kubeconfig)
+	c.kubeconfig = kubeconfig
 	// client-go's default 5 QPS would make the tests, not the controller, the bottleneck.
 	cfg.QPS, cfg.Burst = 200, 400
 	c.rest = cfg

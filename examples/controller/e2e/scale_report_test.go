@@ -5,7 +5,6 @@ package e2e
 import (
 	"encoding/json"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,6 +40,9 @@ type scaleReport struct {
 	SteadyNodes, SteadyPods                    int
 	SteadyRequestsPerSecond, SteadyCPUCores    float64
 	RSSMiB, HeapMiB                            float64
+	HWMMiB                                     float64         // peak RSS (VmHWM)
+	ControllerProcess                          bool            // RSS, CPU and heap are the controller process's alone
+	Restarts                                   []steadyFigures // compareRestarts: the compared binary's, then the suite's
 	ReconcileMeanMillis                        float64
 	ReconcileCount                             uint64
 	ScaleDownSettleSeconds                     float64
@@ -73,9 +75,13 @@ func (r *scaleReport) log(t *testing.T) {
 	t.Logf("controller requests during scale-up: %d writes (%.1f per node), %d reads (%.1f per node)",
 		r.ControllerWrites, r.WritesPerNode, r.ControllerReads, r.ReadsPerNode)
 	t.Logf("price $%.2f/h; an offline plan of the same pods $%.2f/h; its lower bound $%.2f/h", r.PricePerHour, r.PricePlan, r.PriceLower)
-	t.Logf("steady state at %d nodes / %d pods: %.2f controller requests/s, process %.3f cores, RSS %.0f MiB (heap %.0f MiB), "+
-		"reconcile mean %.2f ms over %d", r.SteadyNodes, r.SteadyPods, r.SteadyRequestsPerSecond, r.SteadyCPUCores, r.RSSMiB, r.HeapMiB,
-		r.ReconcileMeanMillis, r.ReconcileCount)
+	whose := "test process (controller, simulated Azure and kubelets, the suite's informers)"
+	if r.ControllerProcess {
+		whose = "controller process"
+	}
+	t.Logf("steady state at %d nodes / %d pods: %.2f controller requests/s; %s %.3f cores, RSS %.0f MiB (peak %.0f MiB, heap %.0f MiB); "+
+		"reconcile mean %.2f ms over %d", r.SteadyNodes, r.SteadyPods, r.SteadyRequestsPerSecond, whose, r.SteadyCPUCores, r.RSSMiB,
+		r.HWMMiB, r.HeapMiB, r.ReconcileMeanMillis, r.ReconcileCount)
 	t.Logf("scale-down: settled in %.1f s (within 10 disruption intervals: %v), %d nodes removed, %d evictions",
 		r.ScaleDownSettleSeconds, r.ScaleDownWithinIntervals, r.ScaleDownNodesRemoved, r.ScaleDownEvictions)
 	t.Logf("churn: %d scalings, settled %.1f s after, longest pending %.1f s; leaked VMs %d, stuck NodeClaims %d, lost pods %d",
@@ -98,7 +104,7 @@ func (r *scaleReport) append(t *testing.T, path string) {
 }
 
 // requestsByMethod reads rest_client_requests_total of the controller's clients by HTTP method.
-func requestsByMethod(t *testing.T, reg *prometheus.Registry) map[string]float64 {
+func requestsByMethod(t *testing.T, reg prometheus.Gatherer) map[string]float64 {
 	t.Helper()
 	families, err := reg.Gather()
 	require.NoError(t, err)
@@ -138,7 +144,7 @@ type reconcileSums struct {
 	count uint64
 }
 
-func reconcileTimes(t *testing.T, reg *prometheus.Registry) reconcileSums {
+func reconcileTimes(t *testing.T, reg prometheus.Gatherer) reconcileSums {
 	t.Helper()
 	families, err := reg.Gather()
 	require.NoError(t, err)
@@ -163,12 +169,12 @@ func (r reconcileSums) since(before reconcileSums) (float64, uint64) {
 	return (r.sum - before.sum) / float64(n) * 1000, n
 }
 
-// processCPU is the test process's user+system CPU time in seconds (from /proc/self/stat). The
-// controller runs in this process beside the simulated Azure and kubelets, so it is an upper bound
-// on the controller's own.
-func processCPU(t *testing.T) float64 {
+// processCPU is a process's user+system CPU time in seconds (/proc/PID/stat; pid "self" is the
+// test process, which also runs the simulated Azure and kubelets and the suite's informers, and
+// the controller unless it runs in its own process).
+func processCPU(t *testing.T, pid string) float64 {
 	t.Helper()
-	b, err := os.ReadFile("/proc/self/stat")
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
 	require.NoError(t, err)
 	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
 	utime, err1 := strconv.ParseFloat(fields[11], 64)
@@ -179,22 +185,21 @@ func processCPU(t *testing.T) float64 {
 	return (utime + stime) / clockTicks
 }
 
-// processMemory is the process's resident set (VmRSS) and Go heap in use, in MiB; like
-// processCPU, an upper bound on the controller's.
-func processMemory(t *testing.T) (rss, heap float64) {
+// processMemory is a process's resident set (VmRSS) and its peak (VmHWM), in MiB.
+func processMemory(t *testing.T, pid string) (rss, hwm float64) {
 	t.Helper()
-	b, err := os.ReadFile("/proc/self/status")
+	b, err := os.ReadFile("/proc/" + pid + "/status")
 	require.NoError(t, err)
 	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			require.NoError(t, err)
-			rss = kb / 1024
+		for prefix, to := range map[string]*float64{"VmRSS:": &rss, "VmHWM:": &hwm} {
+			if rest, ok := strings.CutPrefix(line, prefix); ok {
+				kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+				require.NoError(t, err)
+				*to = kb / 1024
+			}
 		}
 	}
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return rss, float64(ms.HeapInuse) / (1 << 20)
+	return rss, hwm
 }
 
 // clusterPrice sums the on-demand price of every node's instance type in its zone.

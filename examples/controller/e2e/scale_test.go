@@ -46,6 +46,7 @@ func TestScale(t *testing.T) {
 			}
 		},
 		kubelet: func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
+		process: p.process,
 	})
 	keepControllerLog(t, s, p.controllerLog)
 	ctx := t.Context()
@@ -61,6 +62,9 @@ func TestScale(t *testing.T) {
 	r.PriceLower, r.PricePlan = lowerBound(t, w, ns)
 	if p.phases["steady"] {
 		steadyState(t, s, w, p, r)
+		if p.compareBinary != "" {
+			compareRestarts(t, s, p, r)
+		}
 	}
 	if p.phases["down"] {
 		scaleDown(t, s, w, ns, shapes, perDeployment, r)
@@ -173,26 +177,52 @@ func sampleUntil(ctx context.Context, w *watcher, timeout time.Duration, done fu
 	}
 }
 
-// steadyState samples the idle cluster: process memory and CPU, the controller's API requests per
-// second, and its reconcile latency.
+// steadyState samples the idle cluster: process memory and CPU (the controller's own in process
+// mode), the controller's API requests per second, and its reconcile latency.
 func steadyState(t *testing.T, s *stack, w *watcher, p scaleParams, r *scaleReport) {
 	t.Helper()
-	before, cpuBefore := requestsByMethod(t, s.metrics), processCPU(t)
+	f := measureSteady(t, s, p.steady, p.heapProfile)
+	r.SteadyRequestsPerSecond, r.SteadyCPUCores = f.RequestsPerSecond, f.CPUCores
+	r.RSSMiB, r.HWMMiB, r.HeapMiB = f.RSSMiB, f.HWMMiB, f.HeapMiB
+	r.ReconcileMeanMillis, r.ReconcileCount = f.ReconcileMeanMillis, f.ReconcileCount
+	r.ControllerProcess = s.proc != nil
+	r.SteadyNodes, r.SteadyPods = w.count().nodes, w.count().running
+}
+
+// steadyFigures are one idle window's figures of the running controller.
+type steadyFigures struct {
+	// Binary names the controller of a restart (compareRestarts); empty for the steady state.
+	Binary                      string `json:",omitempty"`
+	RequestsPerSecond, CPUCores float64
+	RSSMiB, HWMMiB, HeapMiB     float64
+	ReconcileMeanMillis         float64
+	ReconcileCount              uint64
+}
+
+// measureSteady samples the controller for window; in process mode it also writes its heap
+// profile to profile (when not empty).
+func measureSteady(t *testing.T, s *stack, window time.Duration, profile string) steadyFigures {
+	t.Helper()
+	before, cpuBefore := requestsByMethod(t, s.metrics), processCPU(t, s.pid())
 	reconcileBefore := reconcileTimes(t, s.metrics)
 	began := time.Now()
 	select {
 	case <-t.Context().Done():
 		t.Fatal(t.Context().Err())
-	case <-time.After(p.steady):
+	case <-time.After(window):
 	}
 	elapsed := time.Since(began).Seconds()
-	after := requestsByMethod(t, s.metrics)
-	writes, reads := writesAndReads(before, after)
-	r.SteadyRequestsPerSecond = float64(writes+reads) / elapsed
-	r.SteadyCPUCores = (processCPU(t) - cpuBefore) / elapsed
-	r.RSSMiB, r.HeapMiB = processMemory(t)
-	r.ReconcileMeanMillis, r.ReconcileCount = reconcileTimes(t, s.metrics).since(reconcileBefore)
-	r.SteadyNodes, r.SteadyPods = w.count().nodes, w.count().running
+	var f steadyFigures
+	writes, reads := writesAndReads(before, requestsByMethod(t, s.metrics))
+	f.RequestsPerSecond = float64(writes+reads) / elapsed
+	f.CPUCores = (processCPU(t, s.pid()) - cpuBefore) / elapsed
+	f.RSSMiB, f.HWMMiB = processMemory(t, s.pid())
+	f.HeapMiB = s.heapMiB(t)
+	f.ReconcileMeanMillis, f.ReconcileCount = reconcileTimes(t, s.metrics).since(reconcileBefore)
+	if s.proc != nil && profile != "" {
+		s.proc.saveHeapProfile(t, profile)
+	}
+	return f
 }
 
 // scaleDown deletes 80 % of the pods (every Deployment to a fifth) and waits for consolidation

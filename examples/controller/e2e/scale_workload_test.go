@@ -35,6 +35,16 @@ type scaleParams struct {
 	// planForScheduler is NAPKIT_SCALE_PLAN_FOR_SCHEDULER (a bool): the controller's
 	// Config.PlanForScheduler (default: the controller's default).
 	planForScheduler *bool
+	// process is NAPKIT_SCALE_CONTROLLER=process: the controller binary in its own process, so the
+	// steady state's memory and CPU are its alone ("test", the default: in the test process).
+	process bool
+	// heapProfile is NAPKIT_SCALE_HEAP_PROFILE: a file the controller process's heap profile is
+	// written to at the end of the steady state (process mode only).
+	heapProfile string
+	// compareBinary is NAPKIT_SCALE_COMPARE_BINARY (process mode): after the steady state the
+	// controller is restarted from this binary, then from the suite's, each measured idle again
+	// (compareRestarts): a before/after of a controller change on the same large cluster.
+	compareBinary string
 }
 
 // deploymentsPerRun is the number of Deployments the pods come from.
@@ -60,6 +70,14 @@ func readScaleParams(t *testing.T) scaleParams {
 			t.Fatalf("NAPKIT_SCALE_PLAN_FOR_SCHEDULER=%q: want true or false", v)
 		}
 		p.planForScheduler = &b
+	}
+	switch v := os.Getenv("NAPKIT_SCALE_CONTROLLER"); v {
+	case "", "test":
+	case "process":
+		p.process, p.heapProfile = true, os.Getenv("NAPKIT_SCALE_HEAP_PROFILE")
+		p.compareBinary = os.Getenv("NAPKIT_SCALE_COMPARE_BINARY")
+	default:
+		t.Fatalf("NAPKIT_SCALE_CONTROLLER=%q: want test (the controller in the test process) or process (its own)", v)
 	}
 	if v := os.Getenv("NAPKIT_SCALE_PODS"); v != "" {
 		n, err := strconv.Atoi(v)

@@ -24,6 +24,7 @@ import (
 	restclient "k8s.io/client-go/rest"
 
 	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/examples/controller/internal/app"
 	"github.com/napkit/napkit/examples/controller/internal/controller"
 	"github.com/napkit/napkit/examples/controller/internal/simnodes"
 	"github.com/napkit/napkit/imagefamily"
@@ -51,9 +52,13 @@ type stack struct {
 	logPath  string
 	opts     stackOptions
 	ctrl     *running
-	// metrics is the running controller's registry: its karpenter_* metrics and the requests of
-	// its own clients (rest_client_requests_total).
-	metrics *prometheus.Registry
+	// metrics are the running controller's: its karpenter_* metrics and the requests of its own
+	// clients (rest_client_requests_total); in a controller process, its /metrics.
+	metrics prometheus.Gatherer
+	// azure serves the simulated Azure to a controller process, proc is that process (both nil
+	// in-process).
+	azure *azureServer
+	proc  *controllerProcess
 }
 
 // stackOptions vary a stack between tests.
@@ -74,15 +79,23 @@ type stackOptions struct {
 	beforeController func(*cluster)
 	// kubeletClients, when set, gives the simulated kubelets their clients (default: the admin's).
 	kubeletClients func(*cluster) (kubernetes.Interface, dynamic.Interface)
+	// process runs the controller binary in a process of its own (--simulate --sim-azure-endpoint),
+	// the simulated Azure served to it over HTTPS from this process, which keeps the simulated
+	// kubelets: its memory and CPU are then its own (process_test.go). tune then only reaches the
+	// Config fields that have a flag (processArgs).
+	process bool
 }
 
 // upkeepImage is the node image version the simulated galleries publish when a stack starts.
 const upkeepImage = "202611.01.0"
 
-// running is one started controller.
+// running is one started controller: stop asks it to stop; done closes when it has, err then
+// being its error; dump returns its goroutines' stacks while it is still running.
 type running struct {
-	cancel context.CancelFunc
-	done   chan error
+	stop func()
+	done chan struct{}
+	err  error
+	dump func() string
 }
 
 // startStack starts a control plane, the simulated Azure with its kubelets, and the controller.
@@ -93,12 +106,19 @@ func startStack(t *testing.T, opts stackOptions) *stack {
 	base, err := baseCatalogue()
 	require.NoError(t, err)
 	logger := s.logger()
+	rg, name := resourceGroup, clusterName
+	if opts.process {
+		rg, name = app.SimResourceGroup(region), app.SimClusterName // the binary's --simulate names
+	}
 	s.sim, s.launcher, err = simnodes.NewAzure(simnodes.AzureOptions{
-		Catalogue: base, ResourceGroup: resourceGroup, ClusterName: clusterName, Logger: logger,
+		Catalogue: base, ResourceGroup: rg, ClusterName: name, Logger: logger,
 		Latency: opts.azureLatency,
 	})
 	require.NoError(t, err)
 	kubeletVersion := ""
+	if opts.process {
+		kubeletVersion = s.serveAzure()
+	}
 	if opts.upkeep {
 		// Nodes boot the control plane's version (the AKSNodeClass status says so), and report it.
 		info, err := s.c.kube.Discovery().ServerVersion()
@@ -146,13 +166,18 @@ func baseCatalogue() (*instancetype.Catalogue, error) {
 // until stopController or the end of the test.
 func (s *stack) startController() {
 	s.t.Helper()
+	if s.opts.process {
+		s.ctrl = s.startProcess()
+		s.t.Cleanup(func() { s.stopController() })
+		return
+	}
 	cfg, err := s.config()
 	require.NoError(s.t, err)
 	ctrl, err := controller.New(cfg)
 	require.NoError(s.t, err)
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{cancel: cancel, done: make(chan error, 1)}
-	go func() { r.done <- ctrl.Run(ctx) }()
+	r := &running{stop: cancel, done: make(chan struct{}), dump: controllerGoroutines}
+	go func() { r.err = ctrl.Run(ctx); close(r.done) }()
 	s.ctrl = r
 	s.t.Cleanup(func() { s.stopController() })
 }
@@ -172,19 +197,19 @@ func (s *stack) stopController() {
 	r := s.ctrl
 	s.ctrl = nil
 	began := time.Now()
-	r.cancel()
+	r.stop()
 	var dump string
 	select {
-	case err := <-r.done:
-		s.reportRunErr(err, began)
+	case <-r.done:
+		s.reportRunErr(r.err, began)
 		return
 	case <-time.After(stopPrompt):
-		dump = controllerGoroutines()
+		dump = r.dump()
 	}
 	select {
-	case err := <-r.done:
+	case <-r.done:
 		s.t.Errorf("controller stopped in %s, over %s; its goroutines at %s:\n%s", time.Since(began).Round(time.Millisecond), stopPrompt, stopPrompt, dump)
-		s.reportRunErr(err, began)
+		s.reportRunErr(r.err, began)
 	case <-time.After(stopLimit - stopPrompt):
 		s.t.Errorf("controller did not stop within %s; its goroutines at %s:\n%s", stopLimit, stopPrompt, dump)
 	}
@@ -224,15 +249,16 @@ func (s *stack) config() (controller.Config, error) {
 	if err != nil {
 		return controller.Config{}, fmt.Errorf("API server URL: %w", err)
 	}
-	s.metrics = prometheus.NewRegistry()
-	clientMetrics, err := controller.NewClientMetrics(s.metrics)
+	registry := prometheus.NewRegistry()
+	s.metrics = registry
+	clientMetrics, err := controller.NewClientMetrics(registry)
 	if err != nil {
 		return controller.Config{}, err
 	}
 	rest := restclient.CopyConfig(s.c.rest)
 	clientMetrics.Instrument(rest)
 	cfg := controller.Config{
-		Kube: kubernetes.NewForConfigOrDie(rest), Dynamic: dynamic.NewForConfigOrDie(rest), Metrics: s.metrics,
+		Kube: kubernetes.NewForConfigOrDie(rest), Dynamic: dynamic.NewForConfigOrDie(rest), Metrics: registry,
 		Launcher: s.launcher, Offerings: offerings, Catalogue: catalogue,
 		ClusterName: clusterName, SSHPublicKey: testSSHKey,
 		Cluster: bootstrap.Cluster{
