@@ -62,3 +62,22 @@ func BenchmarkSortObjects(b *testing.B) {
 		sortObjects(slices.Clone(objs))
 	}
 }
+
+// BenchmarkDecodeList reads 10,000 Pods as one v1 List, as `kubectl get pods -o yaml` prints them.
+func BenchmarkDecodeList(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+	for i := range 10000 {
+		fmt.Fprintf(&sb, "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p-%d\n    namespace: default\n  spec:\n"+
+			"    containers:\n    - name: c\n      image: nginx\n      resources:\n        requests:\n          cpu: %dm\n          memory: %dMi\n",
+			i, 100+i%5*250, 128<<(i%4))
+	}
+	data := []byte(sb.String())
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(bytes.NewReader(data), "list.yaml"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -63,15 +63,6 @@ func (b *build) source(data []byte, source string) int {
 	return index
 }
 
-// document identifies one document and hands it to its kind's DecodeFunc.
-func (b *build) document(doc *Document) {
-	if err := readHeader(doc); err != nil {
-		b.errs = append(b.errs, doc.wrap(err))
-		return
-	}
-	b.decode(doc)
-}
-
 // decode hands an identified document to its kind's DecodeFunc.
 func (b *build) decode(doc *Document) {
 	if doc.Kind == kindList && doc.Item == 0 {
@@ -103,14 +94,30 @@ func (b *build) decode(doc *Document) {
 }
 
 // list decodes the items of a v1 List (what `kubectl get -o yaml` prints) as documents of their own.
+// Their headers and typed decodes are done in parallel first (a dump of 10,000 Pods is one
+// document, so the parallel stage had it on one core), then the items are walked in order.
 func (b *build) list(doc *Document) {
 	items, err := unwrapList(doc)
 	if err != nil {
 		b.errs = append(b.errs, doc.wrap(err))
 		return
 	}
-	for i, item := range items {
-		b.document(&Document{Source: doc.Source, Index: doc.Index, Line: doc.Line, Item: i + 1, JSON: item})
+	docs := make([]*Document, len(items))
+	headers := make([]error, len(items))
+	inParallel(len(items), func(i int) {
+		item := &Document{Source: doc.Source, Index: doc.Index, Line: doc.Line, Item: i + 1, JSON: items[i]}
+		docs[i] = item
+		if headers[i] = readHeader(item); headers[i] == nil && b.keep[item.Kind] && item.Kind != kindList {
+			obj, err := decodeTyped(item)
+			item.pre = &predecoded{obj: obj, err: err}
+		}
+	})
+	for i, item := range docs {
+		if headers[i] != nil {
+			b.errs = append(b.errs, item.wrap(headers[i]))
+			continue
+		}
+		b.decode(item)
 	}
 }
 

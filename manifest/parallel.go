@@ -3,6 +3,7 @@ package manifest
 import (
 	"reflect"
 	"runtime"
+	"sync"
 	"sync/atomic"
 
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
@@ -64,6 +65,28 @@ func (b *build) prepare(raws []rawDoc, source string, visit func(prepared)) {
 			visit(out[i])
 		}
 	}
+}
+
+// inParallel calls f(i) for every i in [0, n) on GOMAXPROCS goroutines and returns once all
+// calls have.
+func inParallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // prepareOne converts one document; its Index is set by the build, which counts non-empty ones.

@@ -51,6 +51,43 @@ func TestDecodeParallelSameAsSequential(t *testing.T) {
 	}
 }
 
+// TestDecodeListParallelSameAsSequential: the items of a v1 List, decoded side by side, give the
+// same Set, or the same errors in item order, with one worker and with eight.
+func TestDecodeListParallelSameAsSequential(t *testing.T) {
+	item := func(i int, cpu string) string {
+		return fmt.Sprintf("- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p-%d\n  spec:\n    containers:\n    - name: c\n      resources:\n        requests:\n          cpu: %s\n", i, cpu)
+	}
+	var good, bad strings.Builder
+	good.WriteString(pool + "---\napiVersion: v1\nkind: List\nitems:\n")
+	bad.WriteString(pool + "---\napiVersion: v1\nkind: List\nitems:\n")
+	for i := range 300 {
+		good.WriteString(item(i, fmt.Sprintf("%dm", 100+i)))
+		switch i % 50 {
+		case 7:
+			bad.WriteString(item(i, "abc"))
+		case 19:
+			bad.WriteString("- apiVersion: v1\n  metadata:\n    name: no-kind\n")
+		case 31:
+			bad.WriteString(item(0, "1"))
+		default:
+			bad.WriteString(item(i, "1"))
+		}
+	}
+	for _, input := range []string{good.String(), bad.String()} {
+		set1, err1 := decodeWith(t, 1, input)
+		set8, err8 := decodeWith(t, 8, input)
+		assert.Equal(t, fmt.Sprint(err1), fmt.Sprint(err8))
+		if err1 != nil {
+			msg := err1.Error()
+			assert.Less(t, strings.Index(msg, "item 8:"), strings.Index(msg, "item 20:"), "errors in item order")
+			assert.Contains(t, msg, `item 32 Pod "p-0": cannot decode: Pod "p-0" is defined twice`)
+			continue
+		}
+		require.Len(t, set8.Objects, 300)
+		assert.Equal(t, set1.Objects, set8.Objects)
+	}
+}
+
 func decodeWith(t *testing.T, procs int, input string) (*Set, error) {
 	t.Helper()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
