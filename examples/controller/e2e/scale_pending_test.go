@@ -157,3 +157,16 @@ func reportPending(t *testing.T, w *watcher, from time.Time, r *scaleReport) {
 		t.Logf("churn worst: %s", w.timeline(l))
 	}
 }
+
+// lastClaimSeen is when the watcher first saw the newest NodeClaim (zero without any).
+func (w *watcher) lastClaimSeen() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var last time.Time
+	for _, at := range w.claimSeen {
+		if at.After(last) {
+			last = at
+		}
+	}
+	return last
+}

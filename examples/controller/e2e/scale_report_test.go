@@ -26,7 +26,7 @@ type scaleReport struct {
 	Pods, Deployments                          int
 	BootDelaySeconds                           float64
 	PodsCreatedSeconds, ClaimsSeconds          float64
-	FirstClaimSeconds                          float64
+	FirstClaimSeconds, LastClaimSeconds        float64
 	ClaimsAfterLastPodSeconds                  float64
 	VerdictLastSeconds, VerdictMedianSeconds   float64
 	VerdictMaxSeconds                          float64
@@ -66,7 +66,8 @@ func (r *scaleReport) log(t *testing.T) {
 		r.Pods, r.Deployments, r.BootDelaySeconds, r.PodsCreatedSeconds, r.ClaimsSeconds, r.ClaimsAfterLastPodSeconds,
 		r.NodesReadySeconds, r.RunningSeconds, r.RunningSeconds-r.BootDelaySeconds)
 	t.Logf("kube-scheduler's first verdict (Unschedulable or bound): last pod at %.1f s; creation to verdict median %.1f s, "+
-		"longest %.1f s; first NodeClaim at %.1f s", r.VerdictLastSeconds, r.VerdictMedianSeconds, r.VerdictMaxSeconds, r.FirstClaimSeconds)
+		"longest %.1f s; first NodeClaim at %.1f s, last NodeClaim created at %.1f s (%.1f s after the last pod)", r.VerdictLastSeconds,
+		r.VerdictMedianSeconds, r.VerdictMaxSeconds, r.FirstClaimSeconds, r.LastClaimSeconds, r.LastClaimSeconds-r.PodsCreatedSeconds)
 	t.Logf("nodes %d, NodeClaims %d; kube-scheduler bound %.1f pods/s on average, %.0f in the busiest second",
 		r.Nodes, r.Claims, r.BindMean, r.BindPeak)
 	t.Logf("kube-scheduler (client qps %.0f, burst %d) during scale-up: %.1f s waiting on its client rate limit, %.1f CPU-s "+

@@ -108,6 +108,9 @@ func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape,
 	// The target reads "1,000 pods pending -> all NodeClaims": from the last pod's creation.
 	r.ClaimsAfterLastPodSeconds = r.ClaimsSeconds - r.PodsCreatedSeconds
 	r.FirstClaimSeconds = first(func(c counts) bool { return c.claims > 0 })
+	// ClaimsSeconds is when the count first reached its final value, which a consolidation during
+	// the scale-up (a claim gone) can make early; LastClaimSeconds is the last creation seen.
+	r.LastClaimSeconds = w.lastClaimSeen().Sub(began).Seconds()
 	last, median, longest := w.verdicts(began)
 	r.VerdictLastSeconds, r.VerdictMedianSeconds, r.VerdictMaxSeconds = last.Seconds(), median.Seconds(), longest.Seconds()
 	// A node that registered in the last samples (a late NodeClaim for a pod kube-scheduler placed
