@@ -35,7 +35,17 @@ import (
 type plannedPods struct {
 	mu    sync.Mutex
 	where map[string]plannedPod // by "namespace/name"
+	// released lists, by reason, the pods the last hold stopped holding (for the debug log: a
+	// pod pending long is either held, or planned again after one of these).
+	released map[string][]string
 }
+
+// Reasons a held pod is released.
+const (
+	releaseTargetGone = "targetGone" // the claim or node is gone, deleting or failed
+	releaseGraceOver  = "graceOver"  // its node initialized more than the grace ago
+	releaseNoRoom     = "noRoom"     // kube-scheduler gave its room on the node to other pods
+)
 
 // plannedPod is where a plan put a pod: a NodeClaim's or a Node's name, and when.
 type plannedPod struct {
@@ -84,11 +94,17 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 	kept := make(map[string]plannedPod, len(p.where))
 	holding := map[string]bool{}
 	pending := in.Pods[:0:0]
+	p.released = map[string][]string{}
 	for _, pod := range in.Pods {
 		key := pod.Namespace + "/" + pod.Name
 		r, ok := p.where[key]
+		if !ok {
+			pending = append(pending, pod)
+			continue
+		}
 		t, coming := targets[r.target]
-		if !ok || !coming || !t.holds(r.at, s.Now, grace) || !t.fits(in, room, pod) {
+		if why := release(t, coming, r, s.Now, grace, in, room, pod); why != "" {
+			p.released[why] = append(p.released[why], key+"@"+r.target)
 			pending = append(pending, pod)
 			continue
 		}
@@ -100,6 +116,29 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 	held := len(in.Pods) - len(pending)
 	in.Pods = pending
 	return held, slices.Sorted(maps.Keys(holding))
+}
+
+// release says why a pod planned on t (coming: t is still there) is no longer held, or "".
+func release(t heldTarget, coming bool, r plannedPod, now time.Time, grace time.Duration, in *provisioner.Input,
+	room map[int]map[corev1.ResourceName]int64, pod *corev1.Pod) string {
+	switch {
+	case !coming:
+		return releaseTargetGone
+	case !t.holds(r.at, now, grace):
+		return releaseGraceOver
+	case !t.fits(in, room, pod):
+		return releaseNoRoom
+	}
+	return ""
+}
+
+// takeReleased returns what the last hold released, by reason.
+func (p *plannedPods) takeReleased() map[string][]string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := p.released
+	p.released = nil
+	return out
 }
 
 // heldTarget is a claim or node pods may be held on: an index into in.InFlight or in.Nodes.

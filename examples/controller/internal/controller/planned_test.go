@@ -56,17 +56,18 @@ func TestPlannedPodsHold(t *testing.T) {
 		target string
 		ago    time.Duration // how long ago the plan was made
 		want   string        // the in-flight claim or node that holds the pod; "" for planned again
+		why    string        // why a pod planned again was released
 	}{
 		{name: "claim in flight", target: "flying", ago: time.Hour, want: "flying"},
 		{name: "claim registered, node not initialized", target: "booting", ago: time.Hour, want: "booting"},
 		{name: "node named directly", target: "booting", ago: time.Hour, want: "booting"},
 		{name: "initialized within the grace", target: "fresh", ago: time.Hour, want: "fresh"},
-		{name: "initialized past the grace", target: "old", ago: time.Hour},
+		{name: "initialized past the grace", target: "old", ago: time.Hour, why: releaseGraceOver},
 		{name: "planned on an initialized node within the grace", target: "old", ago: 5 * time.Second, want: "old"},
-		{name: "launch failed", target: "failed", ago: time.Second},
-		{name: "claim being deleted", target: "going", ago: time.Second},
-		{name: "node being deleted", target: "deleted", ago: time.Second},
-		{name: "unknown target", target: "nowhere", ago: time.Second},
+		{name: "launch failed", target: "failed", ago: time.Second, why: releaseTargetGone},
+		{name: "claim being deleted", target: "going", ago: time.Second, why: releaseTargetGone},
+		{name: "node being deleted", target: "deleted", ago: time.Second, why: releaseTargetGone},
+		{name: "unknown target", target: "nowhere", ago: time.Second, why: releaseTargetGone},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,6 +85,7 @@ func TestPlannedPodsHold(t *testing.T) {
 				assert.Empty(t, holding)
 				assert.ElementsMatch(t, []string{"web", "other"}, pending, "planned again")
 				assert.Empty(t, e.c.planned.where, "a pod planned again is forgotten")
+				assert.Equal(t, map[string][]string{tc.why: {"default/web@" + tc.target}}, e.c.planned.takeReleased())
 				return
 			}
 			assert.Equal(t, 1, held)
@@ -128,6 +130,7 @@ func TestPlannedPodsForget(t *testing.T) {
 	held, _ := e.c.planned.hold(s.Snapshot, &in, time.Minute)
 	assert.Equal(t, 1, held)
 	assert.Equal(t, map[string]plannedPod{"default/web": {target: "flying", at: testNow}}, e.c.planned.where)
+	assert.Empty(t, e.c.planned.takeReleased(), "a pod no longer pending is forgotten, not released")
 
 	in = s.ProvisionerInput(provisioner.Options{})
 	held, _ = e.c.planned.hold(s.Snapshot, &in, -1)
@@ -196,6 +199,8 @@ func TestPlannedPodsReleaseWhatNoLongerFits(t *testing.T) {
 	assert.Len(t, onFull, 2)
 	assert.Contains(t, onFull, "stranger")
 	assert.NotContains(t, onFull, in.Pods[0].Name, "the pod planned again is not also held")
+	assert.Equal(t, map[string][]string{releaseNoRoom: {"default/" + in.Pods[0].Name + "@full"}}, e.c.planned.takeReleased())
+	assert.Nil(t, e.c.planned.takeReleased(), "taken once")
 }
 
 func cpuRequest(q string) podOpt {

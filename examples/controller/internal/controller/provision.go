@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -46,6 +47,9 @@ func (c *Controller) provision(ctx context.Context) error {
 	in := s.ProvisionerInput(opts)
 	held, holding := c.planned.hold(s.Snapshot, &in, c.cfg.PlannedPodGrace)
 	c.nominateNames(holding, s.Now)
+	if released := c.planned.takeReleased(); len(released) > 0 && c.log.Enabled(ctx, slog.LevelDebug) {
+		c.log.Debug("released held pods", "byReason", released)
+	}
 	pods := in.Pods
 	if len(pods) == 0 || len(in.NodePools) == 0 {
 		return nil
@@ -67,6 +71,7 @@ func (c *Controller) provision(ctx context.Context) error {
 	}
 	c.nominate(plan, s.Now)
 	c.planned.recordPlan(plan, s.Now)
+	c.debugPlacements(ctx, plan)
 	c.reportUnschedulable(ctx, plan, pods)
 	names, err := c.createClaims(ctx, s, plan.NodeClaims, "provisioning")
 	if len(reserve) == 0 {
@@ -83,6 +88,23 @@ func podKeys(pods []*corev1.Pod) []string {
 		out[i] = pod.Namespace + "/" + pod.Name
 	}
 	return out
+}
+
+// debugPlacements logs, at debug level, which pods the plan put on existing nodes and claims in
+// flight, so a pod's wait can be traced to the targets it was planned on.
+func (c *Controller) debugPlacements(ctx context.Context, plan *provisioner.Plan) {
+	if !c.log.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	placed := map[string][]string{}
+	for _, placements := range [][]provisioner.NodePlacement{plan.ExistingNodes, plan.InFlightClaims} {
+		for _, p := range placements {
+			placed[p.Name] = append(placed[p.Name], p.Pods...)
+		}
+	}
+	if len(placed) > 0 {
+		c.log.Debug("planned onto existing nodes and claims in flight", "pods", placed)
+	}
 }
 
 // nominationWindow is how long a plan's nodes and claims stay nominated: twice the batch window,
@@ -157,6 +179,9 @@ func (c *Controller) createClaims(ctx context.Context, s *clusterSnapshot, plann
 		c.planned.record(nc.Name, p.Pods, s.Now)
 		c.log.Info("created NodeClaim", "nodeClaim", nc.Name, "reason", reason, "instanceType", p.InstanceType,
 			"zone", p.Zone, "capacityType", p.CapacityType, "options", len(p.InstanceTypeOptions), "pods", len(p.Pods))
+		if c.log.Enabled(ctx, slog.LevelDebug) {
+			c.log.Debug("NodeClaim pods", "nodeClaim", nc.Name, "pods", p.Pods) // which pod waits on which claim
+		}
 		names = append(names, nc.Name)
 	}
 	return names, errors.Join(append(errs, errPool)...)
