@@ -34,7 +34,9 @@ func (c *Controller) disruptionLoop(ctx context.Context) {
 		switch {
 		case carried != nil:
 		case len(executed) > 0 && err == nil:
-			c.waitNodesGone(ctx, executed, c.cfg.DisruptionInterval)
+			start := time.Now()
+			gone := c.waitNodesGone(ctx, executed, c.cfg.DisruptionInterval)
+			c.log.Debug("disruption pass: waited for its nodes to go", "gone", gone, "millis", time.Since(start).Milliseconds())
 		case !sleep(ctx, c.cfg.DisruptionInterval):
 			return
 		}
@@ -61,6 +63,7 @@ func (c *Controller) waitNodesGone(ctx context.Context, nodes []string, limit ti
 // it executed none, a fresh decision if that proposes commands (next).
 func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (executed []string, next *consolidation.Plan, err error) {
 	plan := carried
+	start := time.Now()
 	if plan == nil {
 		s := c.takeSnapshot()
 		c.updateConsolidatable(ctx, s)
@@ -72,6 +75,9 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (
 	if len(plan.Commands) == 0 || !sleep(ctx, c.cfg.ValidationDelay) {
 		return nil, nil, nil
 	}
+	// The pass's timeline at debug level: where a scale-down's time goes (docs/benchmarks.md).
+	c.log.Debug("disruption pass decided", "commands", len(plan.Commands), "carried", carried != nil,
+		"decideMillis", (time.Since(start) - c.cfg.ValidationDelay).Milliseconds())
 	confirmed, again, err := c.validate(ctx, plan)
 	if err != nil {
 		return nil, nil, err
@@ -82,7 +88,11 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (
 	for _, cmd := range confirmed {
 		executed = append(executed, cmd.Nodes...)
 	}
-	return executed, next, c.executeAll(ctx, confirmed)
+	start = time.Now()
+	err = c.executeAll(ctx, confirmed)
+	c.log.Debug("disruption pass executed", "confirmed", len(confirmed), "of", len(plan.Commands),
+		"executeMillis", time.Since(start).Milliseconds(), "error", err)
+	return executed, next, err
 }
 
 // executeAll carries out a pass's commands side by side, as Karpenter's orchestration queue
