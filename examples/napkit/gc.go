@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"runtime/debug"
+
+	"github.com/napkit/napkit/manifest"
 )
 
 // readingGCPercent is the collector setting while a command reads its manifests and takes its
@@ -25,4 +27,66 @@ func relaxGCWhileReading() (restore func()) {
 	}
 	previous := debug.SetGCPercent(readingGCPercent)
 	return func() { debug.SetGCPercent(previous) }
+}
+
+// decodeBytesFactor bounds what decoding allocates per byte of input: 10,000 Pods (1.9 MB of YAML)
+// allocate about 35 MB, 18 per byte, of which most stays live to the end.
+const decodeBytesFactor = 32
+
+// decodeHeadroom is added to every decoding's budget, for the catalogue built meanwhile.
+const decodeHeadroom = 64 << 20
+
+// pauseGCWhileDecoding turns the collector off while the manifest files are decoded, with a memory
+// limit of decodeHeadroom plus decodeBytesFactor times their size as the bound, and returns the
+// function that restores both settings. It does nothing when GOGC or GOMEMLIMIT is set or an input
+// has no size known beforehand (standard input).
+//
+// Why: a collection during the decode (the heap starts small, so one always fell in it) marked
+// while the workers allocated, and write barriers and assists slowed them: 10,000 Pods read in
+// 26-30 ms without it against 34-50 ms with it. What a decode allocates is bounded by its input
+// (64 MiB per source at most), so the limit is never below its live data and cannot make it
+// collect without end; the garbage is collected at the next cycle, during the snapshot or the solve.
+func pauseGCWhileDecoding(files manifestFiles) (restore func()) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	size, ok := inputBytes(files)
+	if !ok {
+		return func() {}
+	}
+	limit := debug.SetMemoryLimit(decodeHeadroom + decodeBytesFactor*size)
+	percent := debug.SetGCPercent(-1)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
+}
+
+// inputBytes is the size of the files and of the directories' files that files names; false for
+// standard input or a path that cannot be read (the decoder then reports it).
+func inputBytes(files manifestFiles) (int64, bool) {
+	var size int64
+	for _, path := range files {
+		if path == manifest.Stdin {
+			return 0, false
+		}
+		info, err := os.Stat(path)
+		if err != nil {
+			return 0, false
+		}
+		if !info.IsDir() {
+			size += info.Size()
+			continue
+		}
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return 0, false
+		}
+		for _, e := range entries {
+			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
+				size += fi.Size()
+			}
+		}
+	}
+	return size, true
 }

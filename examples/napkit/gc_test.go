@@ -1,10 +1,15 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/napkit/napkit/manifest"
 )
 
 // TestRelaxGCWhileReading: the reading setting applies unless GOGC chooses one, and restore puts
@@ -32,4 +37,52 @@ func currentGCPercent() int {
 	p := debug.SetGCPercent(100)
 	debug.SetGCPercent(p)
 	return p
+}
+
+// TestPauseGCWhileDecoding: the collector is off with a limit of the headroom plus the factor times
+// the input's size (files, and the files of directories), unless GOGC or GOMEMLIMIT chooses, or
+// standard input or a missing path leaves the size unknown; resume puts back both settings.
+func TestPauseGCWhileDecoding(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.yaml")
+	require.NoError(t, os.WriteFile(one, make([]byte, 1000), 0o600))
+	sub := filepath.Join(dir, "sub")
+	require.NoError(t, os.Mkdir(sub, 0o700))
+	for _, name := range []string{"a.yaml", "b.json"} {
+		require.NoError(t, os.WriteFile(filepath.Join(sub, name), make([]byte, 500), 0o600))
+	}
+	const percent, limit = 150, int64(1) << 40
+	tests := []struct {
+		name, env, value string
+		files            manifestFiles
+		wantLimit        int64 // 0: nothing changes
+	}{
+		{"a file and a directory", "", "", manifestFiles{one, sub}, decodeHeadroom + decodeBytesFactor*2000},
+		{"GOGC set", "GOGC", "200", manifestFiles{one}, 0},
+		{"GOMEMLIMIT set", "GOMEMLIMIT", "1GiB", manifestFiles{one}, 0},
+		{"standard input", "", "", manifestFiles{one, manifest.Stdin}, 0},
+		{"missing file", "", "", manifestFiles{filepath.Join(dir, "none.yaml")}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("GOGC", "")
+			t.Setenv("GOMEMLIMIT", "")
+			if tt.env != "" {
+				t.Setenv(tt.env, tt.value)
+			}
+			defer debug.SetGCPercent(debug.SetGCPercent(percent))
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+			resume := pauseGCWhileDecoding(tt.files)
+			if tt.wantLimit == 0 {
+				assert.Equal(t, percent, currentGCPercent())
+				assert.Equal(t, limit, debug.SetMemoryLimit(-1))
+			} else {
+				assert.Equal(t, -1, currentGCPercent(), "collector off")
+				assert.Equal(t, tt.wantLimit, debug.SetMemoryLimit(-1))
+			}
+			resume()
+			assert.Equal(t, percent, currentGCPercent())
+			assert.Equal(t, limit, debug.SetMemoryLimit(-1))
+		})
+	}
 }

@@ -37,7 +37,9 @@ func (f *snapshotFlags) validate() error {
 func readSnapshot(cat *catalogueFlags, f snapshotFlags, files manifestFiles, stdin io.Reader, stderr io.Writer,
 	now func() time.Time) (*snapshot.Snapshot, map[string]*catalogue, error) {
 	defer relaxGCWhileReading()()
+	resume := pauseGCWhileDecoding(files)
 	set, err := files.decode(&manifest.Decoder{Stdin: stdin, ShareTemplates: true, NodeClassRead: cat.buildEarly}, stderr)
+	resume()
 	if err != nil {
 		return nil, nil, err
 	}
