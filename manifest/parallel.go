@@ -38,8 +38,9 @@ func (b *build) prepare(raws []rawDoc, source string, visit func(prepared)) {
 	size := max(1, min(64, len(raws)/(8*workers)))
 	chunks := (len(raws) + size - 1) / size
 	if workers <= 1 || chunks <= 1 {
+		var slab podSlab
 		for _, raw := range raws {
-			visit(b.prepareOne(raw, source))
+			visit(b.prepareOne(raw, source, &slab))
 		}
 		return
 	}
@@ -51,9 +52,10 @@ func (b *build) prepare(raws []rawDoc, source string, visit func(prepared)) {
 	var next atomic.Int64
 	for range min(workers, chunks) {
 		go func() {
+			var slab podSlab
 			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
 				for i := c * size; i < min((c+1)*size, len(raws)); i++ {
-					out[i] = b.prepareOne(raws[i], source)
+					out[i] = b.prepareOne(raws[i], source, &slab)
 				}
 				close(done[c])
 			}
@@ -90,9 +92,9 @@ func inParallel(n int, f func(i int)) {
 }
 
 // prepareOne converts one document; its Index is set by the build, which counts non-empty ones.
-func (b *build) prepareOne(raw rawDoc, source string) prepared {
+func (b *build) prepareOne(raw rawDoc, source string, slab *podSlab) prepared {
 	if !raw.json && !b.noTemplates {
-		if p, ok := b.fromTemplate(raw, source); ok {
+		if p, ok := b.fromTemplate(raw, source, slab); ok {
 			return p
 		}
 	}
