@@ -91,6 +91,7 @@ func TestReserveWait(t *testing.T) {
 		reserve  bool
 		othersUp bool
 		pending  bool          // a pod of the batch is still unbound
+		orphans  int           // pods the reserve was planned for
 		steady   time.Duration // how long the pending count has not moved
 		age      time.Duration // since the batch
 		want     time.Duration
@@ -99,6 +100,10 @@ func TestReserveWait(t *testing.T) {
 		{name: "others still booting", reserve: true, pending: true, steady: time.Minute, age: 10 * time.Second, want: reservePoll},
 		{name: "kube-scheduler still binding", reserve: true, othersUp: true, pending: true, steady: time.Second, age: 20 * time.Second, want: reservePoll},
 		{name: "stalled: released", reserve: true, othersUp: true, pending: true, steady: reserveStall, age: 20 * time.Second, want: 0},
+		{name: "no more pending than the reserve's pods: released", reserve: true, othersUp: true, pending: true, orphans: 1,
+			steady: time.Second, age: 20 * time.Second, want: 0},
+		{name: "as many pending, others booting", reserve: true, pending: true, orphans: 1, steady: time.Minute, age: 10 * time.Second,
+			want: reservePoll},
 		{name: "nothing pending: released", reserve: true, age: time.Second, want: 0},
 		{name: "cap: released although others boot", reserve: true, pending: true, age: 2 * time.Minute, want: 0},
 	}
@@ -117,7 +122,7 @@ func TestReserveWait(t *testing.T) {
 				e.addPod(t, newPod("web", boundTo("n1")))
 			}
 			if tc.reserve {
-				e.c.reserved.add([]string{"spare"}, []string{"other"}, []string{"default/web"}, testNow.Add(-tc.age))
+				e.c.reserved.add([]string{"spare"}, []string{"other"}, []string{"default/web"}, tc.orphans, testNow.Add(-tc.age))
 				b := e.c.reserved.batches["spare"]
 				b.pending, b.changed = e.c.pendingOf(b.pods), testNow.Add(-tc.steady)
 			}

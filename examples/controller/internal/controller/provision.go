@@ -78,7 +78,11 @@ func (c *Controller) provision(ctx context.Context) error {
 		return err
 	}
 	reserves, errReserve := c.createClaims(ctx, s, reserve, "provisioning")
-	c.reserved.add(reserves, names, podKeys(pods), s.Now)
+	orphans := 0
+	for _, nc := range reserve {
+		orphans += len(nc.Pods)
+	}
+	c.reserved.add(reserves, names, podKeys(pods), orphans, s.Now)
 	return errors.Join(err, errReserve)
 }
 

@@ -32,8 +32,11 @@ type reservedClaims struct {
 
 // reserveBatch is one batch's reserve: its other claims, its pods, and how its pending count moved.
 type reserveBatch struct {
-	others  []string
-	pods    []string // "namespace/name"
+	others []string
+	pods   []string // "namespace/name"
+	// orphans is how many pods the reserve claims were planned for: once no more of the batch is
+	// pending, kube-scheduler has placed the rest and the reserve may go at once.
+	orphans int
 	created time.Time
 	pending int
 	changed time.Time
@@ -41,19 +44,20 @@ type reserveBatch struct {
 
 func newReservedClaims() *reservedClaims { return &reservedClaims{batches: map[string]*reserveBatch{}} }
 
-// add records a batch's reserve claims.
-func (r *reservedClaims) add(reserves, others, pods []string, now time.Time) {
+// add records a batch's reserve claims, planned for orphans pods.
+func (r *reservedClaims) add(reserves, others, pods []string, orphans int, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	b := &reserveBatch{others: others, pods: pods, created: now, pending: -1, changed: now}
+	b := &reserveBatch{others: others, pods: pods, orphans: orphans, created: now, pending: -1, changed: now}
 	for _, name := range reserves {
 		r.batches[name] = b
 	}
 }
 
 // reserveWait is how long before a reserve claim's node is looked at again (0: register it now).
-// Released once the batch's other claims are initialized and its pending pods stopped going down
-// for reserveStall, or, whatever happens to the others, after the registration cap.
+// Released once the batch's other claims are initialized and either no more of its pods are
+// pending than the reserve was planned for, or its pending pods stopped going down for
+// reserveStall; whatever happens to the others, after the cap.
 func (c *Controller) reserveWait(nc *api.NodeClaim) time.Duration {
 	r := c.reserved
 	r.mu.Lock()
@@ -67,7 +71,7 @@ func (c *Controller) reserveWait(nc *api.NodeClaim) time.Duration {
 	if pending != b.pending {
 		b.pending, b.changed = pending, now
 	}
-	settled := c.allInitialized(b.others) && now.Sub(b.changed) >= reserveStall
+	settled := c.allInitialized(b.others) && (pending <= b.orphans || now.Sub(b.changed) >= reserveStall)
 	if settled || pending == 0 || now.Sub(b.created) >= c.reserveCap() {
 		delete(r.batches, nc.Name)
 		c.log.Info("releasing reserve NodeClaim", "nodeClaim", nc.Name, "pendingPodsOfBatch", pending,
