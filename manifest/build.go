@@ -23,7 +23,9 @@ type build struct {
 	set         *Set
 	seen        map[objectID]place // object identity → where it was first defined
 	errs        []error
-	read        int // documents handed to a DecodeFunc
+	read        int        // documents handed to a DecodeFunc
+	lastKind    Kind       // the kind decodeFunc found last
+	lastFunc    DecodeFunc // and its DecodeFunc
 }
 
 func (d *Decoder) newBuild() *build {
@@ -69,7 +71,7 @@ func (b *build) decode(doc *Document) {
 		b.list(doc)
 		return
 	}
-	decode, ok := b.kinds[doc.Kind]
+	decode, ok := b.decodeFunc(doc.Kind)
 	if !ok {
 		if err := b.unsupportedVersion(doc); err != nil {
 			b.errs = append(b.errs, doc.wrap(err))
@@ -91,6 +93,20 @@ func (b *build) decode(doc *Document) {
 	if b.nodeClass != nil && len(b.set.NodeClasses) > classes {
 		b.nodeClass(b.set.NodeClasses[classes])
 	}
+}
+
+// decodeFunc is the kind's DecodeFunc. The last one found is kept: a large input is mostly
+// documents of one kind in a row, and comparing two strings (the same ones, for documents read
+// through one template) is cheaper than hashing them for the table.
+func (b *build) decodeFunc(kind Kind) (DecodeFunc, bool) {
+	if b.lastFunc != nil && kind == b.lastKind {
+		return b.lastFunc, true
+	}
+	decode, ok := b.kinds[kind]
+	if ok {
+		b.lastKind, b.lastFunc = kind, decode
+	}
+	return decode, ok
 }
 
 // list decodes the items of a v1 List (what `kubectl get -o yaml` prints) as documents of their own.

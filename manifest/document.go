@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Document is one object of the input, converted to JSON and identified by its header. DecodeFuncs
@@ -29,12 +30,22 @@ type Document struct {
 // Position says where the document is, for messages: `seed.yaml document 3 (line 58)`.
 func (d *Document) Position() string { return position(d.Source, d.Index, d.Line, d.Item) }
 
+// position renders a Position in one allocation: it is made for every object read.
 func position(source string, index, line, item int) string {
-	pos := source + " document " + strconv.Itoa(index) + " (line " + strconv.Itoa(line) + ")"
+	var sb strings.Builder
+	var digits [20]byte
+	sb.Grow(len(source) + 48)
+	sb.WriteString(source)
+	sb.WriteString(" document ")
+	sb.Write(strconv.AppendInt(digits[:0], int64(index), 10))
+	sb.WriteString(" (line ")
+	sb.Write(strconv.AppendInt(digits[:0], int64(line), 10))
+	sb.WriteByte(')')
 	if item > 0 {
-		pos += " item " + strconv.Itoa(item)
+		sb.WriteString(" item ")
+		sb.Write(strconv.AppendInt(digits[:0], int64(item), 10))
 	}
-	return pos
+	return sb.String()
 }
 
 // Object names the object for messages: `NodePool "general"`.
