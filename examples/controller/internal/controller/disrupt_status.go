@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/napkit/napkit/api"
@@ -20,17 +21,16 @@ func (c *Controller) updateConsolidatable(ctx context.Context, s *clusterSnapsho
 			continue
 		}
 		lastEvent := c.state.lastPodEventAt(nc.Status.NodeName)
-		status, msg := consolidatable(pool.NodePool, nc, lastEvent, s.Now)
+		status, _ := consolidatable(pool.NodePool, nc, lastEvent, s.Now)
 		stale := lastEvent.After(nc.Status.LastPodEventTime.Time.Add(time.Second))
-		cond := condition(nc, api.ConditionConsolidatable)
-		if !stale && cond != nil && cond.Status == status {
+		if !stale && consolidatableShown(nc) == (status == metav1.ConditionTrue) {
 			continue
 		}
 		err := c.updateClaimStatus(ctx, nc.Name, func(nc *api.NodeClaim) bool {
 			if stale {
 				nc.Status.LastPodEventTime = metav1.NewTime(lastEvent)
 			}
-			return setCondition(nc, api.ConditionConsolidatable, status, string(status), msg, s.Now) || stale
+			return showConsolidatable(nc, status == metav1.ConditionTrue, s.Now) || stale
 		})
 		if err != nil {
 			c.log.Warn("updating Consolidatable failed", "nodeClaim", nc.Name, "error", err)
@@ -89,4 +89,21 @@ func (c *Controller) markDrifted(ctx context.Context, plan *consolidation.Plan) 
 			}
 		}
 	}
+}
+
+// consolidatableShown reports whether the claim carries Consolidatable=True.
+func consolidatableShown(nc *api.NodeClaim) bool {
+	c := condition(nc, api.ConditionConsolidatable)
+	return c != nil && c.Status == metav1.ConditionTrue
+}
+
+// showConsolidatable sets Consolidatable=True, or removes the condition, as Karpenter does
+// (pkg/controllers/nodeclaim/disruption/consolidation.go clears it rather than setting it False):
+// a claim within consolidateAfter then costs no write, where a False condition cost one status
+// update per launched node (docs/benchmarks.md, issue 18, writes per NodeClaim). It reports a change.
+func showConsolidatable(nc *api.NodeClaim, yes bool, now time.Time) bool {
+	if yes {
+		return setCondition(nc, api.ConditionConsolidatable, metav1.ConditionTrue, string(metav1.ConditionTrue), "", now)
+	}
+	return meta.RemoveStatusCondition(&nc.Status.Conditions, api.ConditionConsolidatable)
 }
