@@ -200,7 +200,7 @@ func (c *Controller) inDrainOrder(node string, pods []*corev1.Pod) []*corev1.Pod
 // empty node highest (LeastAllocated) and takes pods in creation order, so when the pods bound
 // for existing nodes were evicted first, their re-created copies filled the fresh replacement,
 // the pods it was launched for no longer fitted it, and provisioning launched another node for
-// them, which a later pass had to remove again (5 of 8 and 4 of 9 replaces in two 1,000-pod
+// them, which a later pass had to remove again (5 of 8 and 4 of 8 replaces in two 1,000-pod
 // scale-downs; docs/benchmarks.md, issue 18).
 func (c *Controller) drainOrders(cmd consolidation.Command) map[string][]string {
 	onNode := map[string]string{}
