@@ -55,6 +55,9 @@ type scaleReport struct {
 	ChurnBound, ChurnUnbound         int
 	ChurnPendingP50, ChurnPendingP90 float64
 	ChurnPendingP99, ChurnPendingMax float64
+	// ScaleDownCommands is how many disruption commands the controller executed during the
+	// scale-down (karpenter_voluntary_disruption_decisions_total).
+	ScaleDownCommands                int
 	LeakedVMs, StuckClaims, LostPods int
 	schedulerFigures
 }
@@ -83,8 +86,8 @@ func (r *scaleReport) log(t *testing.T) {
 	t.Logf("steady state at %d nodes / %d pods: %.2f controller requests/s; %s %.3f cores, RSS %.0f MiB (peak %.0f MiB, heap %.0f MiB); "+
 		"reconcile mean %.2f ms over %d", r.SteadyNodes, r.SteadyPods, r.SteadyRequestsPerSecond, whose, r.SteadyCPUCores, r.RSSMiB,
 		r.HWMMiB, r.HeapMiB, r.ReconcileMeanMillis, r.ReconcileCount)
-	t.Logf("scale-down: settled in %.1f s (within 10 disruption intervals: %v), %d nodes removed, %d evictions",
-		r.ScaleDownSettleSeconds, r.ScaleDownWithinIntervals, r.ScaleDownNodesRemoved, r.ScaleDownEvictions)
+	t.Logf("scale-down: settled in %.1f s (within 10 disruption intervals: %v), %d nodes removed, %d evictions, %d commands executed",
+		r.ScaleDownSettleSeconds, r.ScaleDownWithinIntervals, r.ScaleDownNodesRemoved, r.ScaleDownEvictions, r.ScaleDownCommands)
 	t.Logf("churn: %d scalings, settled %.1f s after, longest pending %.1f s; leaked VMs %d, stuck NodeClaims %d, lost pods %d",
 		r.ChurnScales, r.ChurnSettleSeconds, r.ChurnMaxPendingSeconds, r.LeakedVMs, r.StuckClaims, r.LostPods)
 }
@@ -123,6 +126,22 @@ func requestsByMethod(t *testing.T, reg prometheus.Gatherer) map[string]float64 
 		}
 	}
 	return out
+}
+
+// counterTotal sums a counter family's series (0 when the family is absent).
+func counterTotal(t *testing.T, reg prometheus.Gatherer, name string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	require.NoError(t, err)
+	total := 0.0
+	for _, f := range families {
+		if f.GetName() == name {
+			for _, m := range f.GetMetric() {
+				total += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return total
 }
 
 // writesAndReads splits the requests between two readings into writes and reads (GET, LIST and

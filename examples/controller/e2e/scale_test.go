@@ -237,6 +237,8 @@ func scaleDown(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShap
 	keep := max(replicas/5, 1)
 	want := int(keep) * len(shapes)
 	createdBefore := w.podsCreated()
+	const decisions = "karpenter_voluntary_disruption_decisions_total"
+	commandsBefore := counterTotal(t, s.metrics, decisions)
 	began := time.Now()
 	for _, shape := range shapes {
 		require.NoError(t, scaleDeployment(t, s, ns, shape.name, keep))
@@ -245,6 +247,7 @@ func scaleDown(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShap
 	r.ScaleDownSettleSeconds = settled.Sub(began).Seconds()
 	r.ScaleDownNodesRemoved = removed
 	r.ScaleDownEvictions = w.podsCreated() - createdBefore
+	r.ScaleDownCommands = int(counterTotal(t, s.metrics, decisions) - commandsBefore)
 	r.ScaleDownWithinIntervals = r.ScaleDownSettleSeconds <= 10*scaleDisruptionInterval.Seconds()
 	requireNoLeaks(t, s, w, want, r)
 }
