@@ -16,6 +16,11 @@ import (
 // lastPodEventTime current, so `kubectl get nodeclaims` shows what consolidation sees.
 func (c *Controller) updateConsolidatable(ctx context.Context, s *clusterSnapshot) {
 	for _, nc := range s.claims {
+		if ctx.Err() != nil {
+			// Shutting down: every write would fail and log; at 2,322 claims that took 3.4 s of
+			// the controller's stop in the scale suite (docs/benchmarks.md, issue 18).
+			return
+		}
 		pool, ok := s.Pool(nc.Labels[api.LabelNodePool])
 		if !ok || nc.DeletionTimestamp != nil || !claimInitialized(nc) {
 			continue

@@ -186,3 +186,38 @@ func TestConsolidatable(t *testing.T) {
 		})
 	}
 }
+
+// TestUpdateConsolidatableStopsWithItsContext: with the context ended, the pass writes no
+// Consolidatable condition, where it would otherwise write one per initialized claim.
+func TestUpdateConsolidatableStopsWithItsContext(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name       string
+		cancelled  bool
+		wantWrites bool
+	}{{"running", false, true}, {"stopping", true, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTestEnv(t)
+			e.addClass(t, "default")
+			e.addPool(t, poolOf("default", "default"))
+			for _, name := range []string{"a", "b", "c"} {
+				e.addClaim(t, testClaim(name, "default", "azure:///"+name, launched(), registered(), initialized()))
+			}
+			e.dyn.ClearActions()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.cancelled {
+				cancel()
+			}
+			e.c.updateConsolidatable(ctx, e.c.takeSnapshot())
+			writes := 0
+			for _, a := range e.dyn.Actions() {
+				if a.GetVerb() != "get" && a.GetVerb() != "list" {
+					writes++
+				}
+			}
+			assert.Equal(t, tc.wantWrites, writes > 0, "writes: %d", writes)
+		})
+	}
+}
