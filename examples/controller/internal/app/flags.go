@@ -60,6 +60,8 @@ type Flags struct {
 	SimAzureEndpoint string
 	// PprofAddr serves net/http/pprof's /debug/pprof/ (empty: off), for heap and CPU profiles.
 	PprofAddr string
+	// MemoryLimit is the container's memory limit (a quantity); the GC's soft limit is 90 % of it.
+	MemoryLimit string
 	// LogLevel is debug, info, warn or error; LogFormat is text or json.
 	LogLevel, LogFormat string
 	// Version prints the build (module version, VCS revision) and exits.
@@ -113,6 +115,8 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.SimAzureEndpoint, "sim-azure-endpoint", "", "--simulate, tests only: reach the simulated Azure another process serves at this https URL "+
 		"(it runs the simulated kubelets too; trust its certificate with SSL_CERT_FILE) instead of running both in this process")
 	fs.StringVar(&f.PprofAddr, "pprof-addr", "", "address serving net/http/pprof's /debug/pprof/ for heap and CPU profiles (empty: off)")
+	fs.StringVar(&f.MemoryLimit, "memory-limit", "", "the container's memory limit, a quantity such as 1Gi (the chart passes resources.limits.memory); "+
+		"the Go GC's soft memory limit is set to 90 % of it, as Karpenter does; empty: none (GOMEMLIMIT applies)")
 	fs.StringVar(&f.LogLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.StringVar(&f.LogFormat, "log-format", "text", "text or json")
 	fs.BoolVar(&f.Version, "version", false, "print the build (module version and VCS revision) and exit")

@@ -82,6 +82,9 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	if err := checkSimEndpoint(f); err != nil {
 		return err
 	}
+	if _, err := applyMemoryLimit(f.MemoryLimit, log); err != nil {
+		return err
+	}
 	stopPprof, err := servePprof(ctx, f.PprofAddr, log)
 	if err != nil {
 		return err
