@@ -56,6 +56,14 @@ func untolerated(tols []corev1.Toleration, taints []corev1.Taint, tolerateSoft b
 	return nil
 }
 
+// Tolerates reports whether tolerations let a pod onto a node with these taints the way
+// kube-scheduler's TaintToleration filter decides: every NoSchedule and NoExecute taint tolerated
+// (PreferNoSchedule is a score, not a filter). Exported so other planners (schedreplay) apply the
+// same toleration rules, numeric Lt/Gt included, instead of a second copy.
+func Tolerates(tols []corev1.Toleration, taints []corev1.Taint) bool {
+	return untolerated(tols, taints, true) == nil
+}
+
 // daemonTolerations are the tolerations the DaemonSet controller adds to every daemon pod.
 var daemonTolerations = []corev1.Toleration{
 	{Key: corev1.TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute},

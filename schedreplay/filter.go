@@ -1,8 +1,9 @@
 package schedreplay
 
 import (
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/napkit/napkit/provisioner"
 )
 
 // feasible lists the nodes that pass every filter, in node order.
@@ -12,7 +13,7 @@ func (st *state) feasible(pc *podCtx) []int {
 	defer func() { st.feasibleBuf = out[:0] }()
 	for i := range st.nodes {
 		ns := &st.nodes[i]
-		if ns.fits(pc) && tolerates(pc.pod.Spec.Tolerations, ns.taints) && pc.selects(ns.labels) &&
+		if ns.fits(pc) && provisioner.Tolerates(pc.pod.Spec.Tolerations, ns.taints) && pc.selects(ns.labels) &&
 			st.podAffinityOK(pc, i) && st.spreadOK(pc, i, mins) {
 			out = append(out, i)
 		}
@@ -33,43 +34,6 @@ func (pc *podCtx) selects(l map[string]string) bool {
 		if t.Matches(set) {
 			return true
 		}
-	}
-	return false
-}
-
-// tolerates is TaintToleration's filter: every NoSchedule and NoExecute taint tolerated.
-func tolerates(tols []corev1.Toleration, taints []corev1.Taint) bool {
-	for i := range taints {
-		t := &taints[i]
-		if t.Effect == corev1.TaintEffectPreferNoSchedule {
-			continue
-		}
-		ok := false
-		for j := range tols {
-			if toleratesTaint(&tols[j], t) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func toleratesTaint(tol *corev1.Toleration, t *corev1.Taint) bool {
-	if tol.Effect != "" && tol.Effect != t.Effect {
-		return false
-	}
-	if tol.Key != "" && tol.Key != t.Key {
-		return false
-	}
-	switch tol.Operator {
-	case corev1.TolerationOpExists:
-		return true
-	case corev1.TolerationOpEqual, "":
-		return tol.Value == t.Value
 	}
 	return false
 }

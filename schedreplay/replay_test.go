@@ -76,6 +76,26 @@ func TestReplay(t *testing.T) {
 			orphans: []string{"plain"},
 		},
 		{
+			// The toleration rules are provisioner.Tolerates', numeric Gt included (KEP-5471):
+			// taint gen=5 is tolerated by "gen Gt 3" and not by "gen Gt 7".
+			name: "numeric toleration",
+			nodes: []Node{func() Node {
+				n := node("g5", "8", "32Gi", "")
+				n.Taints = []corev1.Taint{{Key: "gen", Value: "5", Effect: corev1.TaintEffectNoSchedule}}
+				return n
+			}()},
+			queue: []*corev1.Pod{
+				pod("newer", "1", "1Gi", func(p *corev1.Pod) {
+					p.Spec.Tolerations = []corev1.Toleration{{Key: "gen", Operator: corev1.TolerationOpGt, Value: "7"}}
+				}),
+				pod("older", "1", "1Gi", func(p *corev1.Pod) {
+					p.Spec.Tolerations = []corev1.Toleration{{Key: "gen", Operator: corev1.TolerationOpGt, Value: "3"}}
+				}),
+			},
+			placed:  map[string]string{"default/older": "g5"},
+			orphans: []string{"newer"},
+		},
+		{
 			name:   "nodeSelector",
 			nodes:  []Node{node("a", "32", "64Gi", "z1"), node("b", "2", "4Gi", "z2")},
 			queue:  []*corev1.Pod{pod("p", "1", "1Gi", selector(corev1.LabelTopologyZone, "z2"))},
