@@ -14,7 +14,8 @@
 # /tmp/napkit-scale-<size>.jsonl). NAPKIT_SCALE_BOOT_DELAY, NAPKIT_SCALE_STEADY and
 # NAPKIT_SCALE_CHURN override the simulated boot delay and the phase lengths (Go durations);
 # NAPKIT_SCALE_PHASES picks the phases after the scale-up (comma-separated steady, down, churn;
-# "up" for the scale-up alone); NAPKIT_SCALE_CONTROLLER_LOG=FILE keeps
+# "up" for the scale-up alone); NAPKIT_SCALE_CONTROLLER_ARGS adds flags to the controller binary
+# when it runs in its own process (e.g. --memory-limit=1Gi, as the chart passes); NAPKIT_SCALE_CONTROLLER_LOG=FILE keeps
 # the controller's log of the last run. NAPKIT_SCALE_SCHEDULER_QPS and NAPKIT_SCALE_SCHEDULER_BURST
 # set kube-scheduler's client rate limit (clientConnection qps/burst; unset: its defaults, 50/100).
 # NAPKIT_SCALE_PLAN_FOR_SCHEDULER=true|false sets the controller's Config.PlanForScheduler.

@@ -93,6 +93,10 @@ func (s *stack) startProcessFrom(bin string) *running {
 	args := append([]string{"--kubeconfig", s.c.kubeconfig, "--simulate", "--sim-azure-endpoint", s.azure.srv.URL,
 		"--metrics-addr", metricsAddr, "--health-addr", "", "--pprof-addr", pprofAddr, "--log-level", "info",
 		"--kube-api-qps", "200", "--kube-api-burst", "400"}, processArgs(cfg)...)
+	// NAPKIT_SCALE_CONTROLLER_ARGS adds flags of the binary that no Config field carries (e.g.
+	// --memory-limit, which the chart passes): the environment itself cannot carry GOMEMLIMIT to
+	// the controller alone, since the test process would inherit it too.
+	args = append(args, strings.Fields(os.Getenv("NAPKIT_SCALE_CONTROLLER_ARGS"))...)
 	log, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	require.NoError(t, err)
 	cmd := exec.Command(bin, args...)
