@@ -26,8 +26,13 @@ func TestCompactCatalogue(t *testing.T) {
 			require.NoError(t, err)
 			path := filepath.Join("..", "internal", "azuredata", "catalog-"+region+".tsv")
 			if *update {
+				// The embedded copy is compiled in only on the next run, so -update checks the
+				// bytes it wrote: they read back to the SKUs of the JSON.
 				require.NoError(t, os.WriteFile(path, want, 0o644))
-				t.Skip("rewritten; the embedded copy is checked on the next run, once compiled in")
+				written, err := readCompact(want)
+				require.NoError(t, err)
+				require.Equal(t, fromJSON, written)
+				return
 			}
 			got, err := azuredata.CompactCatalog(region)
 			require.NoError(t, err, "run go generate ./instancetype")

@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -28,8 +29,13 @@ func TestCompactPrices(t *testing.T) {
 			want := writeCompactPrices(full, region)
 			path := filepath.Join("..", "internal", "azuredata", "prices-"+region+".csv")
 			if *update {
+				// The embedded copy is compiled in only on the next run, so -update checks the
+				// bytes it wrote: they parse back to the region's prices in the full tables.
 				require.NoError(t, os.WriteFile(path, want, 0o644))
-				t.Skip("rewritten; the embedded copy is checked on the next run, once compiled in")
+				written, err := ParseCSV(bytes.NewReader(want), "")
+				require.NoError(t, err)
+				assert.Equal(t, full.regions[region], written.regions[region])
+				return
 			}
 			got, err := azuredata.CompactPrices(region)
 			require.NoError(t, err, "run go generate ./pricing")
