@@ -258,8 +258,8 @@ func splitKey(text string) (key, value string, ok bool) {
 		}
 		i = len(text) - 1
 	}
-	k, isString := plain(text[:i]).(string)
-	if !isString || strings.HasSuffix(k, " ") || strings.Contains(k, " #") {
+	k := text[:i]
+	if !plainString(k) || strings.HasSuffix(k, " ") || strings.Contains(k, " #") {
 		return "", "", false
 	}
 	return k, strings.TrimLeft(text[i+1:], " "), true
@@ -289,20 +289,29 @@ func scalar(text string) (any, bool) {
 }
 
 // quoted reads a quoted string at the start of text without escapes and returns what follows it,
-// leading spaces cut. A single-quoted string may contain ” for '.
+// leading spaces cut. A single-quoted string may contain two single quotes for one; a string
+// without them is cut from text rather than copied.
 func quoted(text string) (s, rest string, ok bool) {
 	q := text[0]
 	var sb strings.Builder
+	copied := false // sb holds the string so far: it had a doubled quote
 	for i := 1; i < len(text); i++ {
 		switch c := text[i]; {
 		case c == '\\' && q == '"':
 			return "", "", false
 		case c == q && q == '\'' && i+1 < len(text) && text[i+1] == '\'':
+			if !copied {
+				sb.WriteString(text[1:i])
+				copied = true
+			}
 			sb.WriteByte('\'')
 			i++
 		case c == q:
+			if !copied {
+				return text[1:i], strings.TrimLeft(text[i+1:], " "), true
+			}
 			return sb.String(), strings.TrimLeft(text[i+1:], " "), true
-		default:
+		case copied:
 			sb.WriteByte(c)
 		}
 	}
@@ -312,60 +321,76 @@ func quoted(text string) (s, rest string, ok bool) {
 // errPlain marks a plain scalar outside the subset.
 var errPlain = &struct{ byte }{}
 
-// yamlWords are the plain scalars YAML 1.1 (yaml.v2) reads as booleans or null.
-var yamlWords = map[string]any{
-	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "true": true, "True": true, "TRUE": true,
-	"on": true, "On": true, "ON": true,
-	"n": false, "N": false, "no": false, "No": false, "NO": false, "false": false, "False": false, "FALSE": false,
-	"off": false, "Off": false, "OFF": false,
-	"~": nil, "null": nil, "Null": nil, "NULL": nil,
+// yamlWord resolves the plain scalars YAML 1.1 (yaml.v2) reads as booleans or null. A switch, not
+// a map: it is asked for every key and plain value, and most are not words.
+func yamlWord(s string) (v any, ok bool) {
+	switch s {
+	case "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON":
+		return true, true
+	case "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF":
+		return false, true
+	case "~", "null", "Null", "NULL":
+		return nil, true
+	}
+	return nil, false
 }
 
 // plain resolves a plain scalar as yaml.v2 does for the forms it accepts: the YAML 1.1 words, a
 // decimal integer, a Kubernetes quantity (a string), or any other text not starting with an
 // indicator; errPlain for the rest (floats, octal, hex, timestamps, "<<", ...).
 func plain(s string) any {
-	if s == "" {
-		return errPlain
+	if plainString(s) {
+		return s
 	}
-	if v, ok := yamlWords[s]; ok {
+	if v, ok := yamlWord(s); ok {
 		return v
+	}
+	if n, ok := plainInt(s); ok {
+		return n
+	}
+	return errPlain
+}
+
+// plainString reports whether plain(s) is s itself, a string, without making it an interface value
+// (which allocates): keys and most values are strings.
+func plainString(s string) bool {
+	if s == "" {
+		return false
+	}
+	if _, word := yamlWord(s); word {
+		return false
 	}
 	switch c := s[0]; {
 	case strings.IndexByte("+-.0123456789", c) >= 0:
-		return number(s)
+		return isQuantity(s)
 	case strings.IndexByte("[]{},&*!|>%@`\"'#?:<=", c) >= 0:
-		return errPlain
+		return false
 	}
-	return s
+	return true
 }
 
-// number reads a plain scalar starting with a sign, dot or digit: a decimal integer of up to 18
-// digits, or a quantity such as 100m or 1.5Gi, which yaml.v2 leaves a string.
-func number(s string) any {
+// plainInt reads a plain scalar that yaml.v2 reads as an integer: a decimal integer of up to 18
+// digits without a leading zero or a plus sign ("-0" is a float to yaml.v2, which JSON writes as 0).
+func plainInt(s string) (int64, bool) {
 	digits := strings.TrimPrefix(s, "-")
-	if len(digits) > 0 && len(digits) <= 18 && allDigits(digits) && (digits == "0" || digits[0] != '0') {
-		if s == "-0" {
-			return errPlain
-		}
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return errPlain
-		}
-		return n
+	if len(digits) == 0 || len(digits) > 18 || !allDigits(digits) || (digits != "0" && digits[0] == '0') || s == "-0" {
+		return 0, false
 	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
+}
+
+// isQuantity reports a Kubernetes quantity with a unit, such as 100m or 1.5Gi, which yaml.v2 leaves
+// a string.
+func isQuantity(s string) bool {
 	num := strings.TrimRight(s, "kmMGTPi")
-	suffix := s[len(num):]
-	switch suffix {
+	switch s[len(num):] {
 	case "m", "k", "M", "G", "T", "P", "Ki", "Mi", "Gi", "Ti", "Pi":
 	default:
-		return errPlain
+		return false
 	}
 	whole, frac, hasDot := strings.Cut(num, ".")
-	if whole == "" || !allDigits(whole) || (hasDot && (frac == "" || !allDigits(frac))) {
-		return errPlain
-	}
-	return s
+	return whole != "" && allDigits(whole) && (!hasDot || (frac != "" && allDigits(frac)))
 }
 
 func allDigits(s string) bool {
@@ -375,4 +400,18 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// jsonStringLen is the length of what appendJSONString writes for s.
+func jsonStringLen(s string) int {
+	n := len(s) + 2
+	for i := range len(s) {
+		switch s[i] {
+		case '"', '\\':
+			n++
+		case '<', '>', '&':
+			n += 5
+		}
+	}
+	return n
 }

@@ -100,3 +100,27 @@ func FuzzFastYAML(f *testing.F) {
 		}
 	})
 }
+
+// FuzzScalarString: quickString and plainString, which read strings without interface values, say
+// "a string" exactly where scalar and plain give one, and give the same one.
+func FuzzScalarString(f *testing.F) {
+	for _, s := range []string{"a", "p-1", "100m", "1.5Gi", "1", "-0", "+5", "yes", "~", "'it''s'", `"q"`, "a # c", "[]",
+		"a: b", "x:", "&a", ".5Gi", "0", "007", "1e3", "'a' b", `"a\b"`, "Null", "-"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if text == "" {
+			return
+		}
+		v, ok := scalar(text)
+		want, isString := v.(string)
+		got, quick := quickString(text)
+		if quick != (ok && isString) || (quick && got != want) {
+			t.Fatalf("quickString(%q) = %q, %v; scalar gives %#v, %v", text, got, quick, v, ok)
+		}
+		p := plain(text)
+		if s, isString := p.(string); plainString(text) != isString || (isString && s != text) {
+			t.Fatalf("plainString(%q) = %v; plain gives %#v", text, plainString(text), p)
+		}
+	})
+}

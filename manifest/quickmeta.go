@@ -25,32 +25,81 @@ func metaField(m *metav1.ObjectMeta, key string) *string {
 }
 
 // quickMeta reads the metadata block of a generated pod (string fields such as name, namespace and
-// uid, and labels and annotations of strings) straight into an ObjectMeta and its JSON, which is
-// what converting the block and decoding it strictly give for that shape; for anything else it
-// reports false and the caller takes the general way. Why: that way (a tree of maps, JSON, a
-// reflective decode) was half of the time spent on each templated pod.
-func quickMeta(block []byte) (metav1.ObjectMeta, []byte, bool) {
-	var meta metav1.ObjectMeta
-	lines, ok := contentLines(block)
-	if !ok || len(lines) < 2 || lines[0].text != "metadata:" || lines[0].indent != 0 {
-		return meta, nil, false
+// uid, and labels and annotations of strings) straight into meta, and keeps its entries in fields
+// for its JSON; together they are what converting the block and decoding it strictly give for that
+// shape. For anything else it reports false and the caller takes the general way. Why: that way (a
+// tree of maps, JSON, a reflective decode) was half of the time spent on each templated pod.
+//
+// It reads the block's lines in place and keeps the entries in a fixed array: the block's text,
+// copied once, is the only allocation for a block of strings (the labels' maps and JSON aside), as
+// every byte allocated while reading is memory a new process must first fault in.
+func quickMeta(block []byte, meta *metav1.ObjectMeta, fields *quickFields) bool {
+	if !printableASCII(block) {
+		return false
 	}
-	q := quickParser{lines: lines[1:], indent: lines[1].indent, fields: make([]quickField, 0, 4)}
-	for q.i < len(q.lines) {
-		if !q.entry(&meta) {
-			return meta, nil, false
+	q := quickParser{lines: lineReader{rest: string(block)}}
+	q.lines.next()
+	if first := q.lines.cur; !q.lines.ok || first.text != "metadata:" || first.indent != 0 {
+		return false
+	}
+	if q.lines.next(); !q.lines.ok {
+		return false
+	}
+	q.indent = q.lines.cur.indent
+	for q.lines.ok {
+		if !q.entry(meta) {
+			return false
 		}
 	}
-	return meta, q.json(), true
+	*fields = q.fields
+	return true
 }
 
-// quickParser reads the entries of a metadata block, keeping each one's value for its JSON. A
-// block has a handful of entries, so they are a slice searched in turn rather than a map.
+// printableASCII reports data made of printable ASCII and newlines, the bytes contentLines takes.
+func printableASCII(data []byte) bool {
+	for _, c := range data {
+		if (c < 0x20 && c != '\n') || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// lineReader yields the lines with content of a text one at a time, as contentLines cuts them.
+type lineReader struct {
+	rest string
+	cur  contentLine
+	ok   bool // cur is a line; false once the text is read
+}
+
+func (r *lineReader) next() {
+	for r.rest != "" {
+		var l string
+		l, r.rest, _ = strings.Cut(r.rest, "\n")
+		text := strings.TrimLeft(l, " ")
+		indent := len(l) - len(text)
+		if text = strings.TrimRight(text, " "); text == "" || text[0] == '#' {
+			continue
+		}
+		r.cur, r.ok = contentLine{indent: indent, text: text}, true
+		return
+	}
+	r.ok = false
+}
+
+// quickParser reads the entries of a metadata block into fields. They are its own (a pointer to
+// the caller's would make the compiler move them to the heap) and copied out at the end.
 type quickParser struct {
-	lines  []contentLine
-	i      int
+	lines  lineReader
 	indent int
-	fields []quickField
+	fields quickFields
+}
+
+// quickFields are the entries of a metadata block, a handful, so a fixed array searched in turn
+// rather than a map: the string fields of metaField, labels and annotations, each at most once.
+type quickFields struct {
+	n int
+	f [7]quickField
 }
 
 // quickField is one entry of the block: a string, or the JSON of a map of strings.
@@ -59,23 +108,31 @@ type quickField struct {
 	mapJSON  []byte // nil for a string
 }
 
-func (q *quickParser) has(key string) bool {
-	return slices.ContainsFunc(q.fields, func(f quickField) bool { return f.key == key })
+func (q *quickFields) has(key string) bool {
+	return slices.ContainsFunc(q.f[:q.n], func(f quickField) bool { return f.key == key })
+}
+
+func (q *quickFields) add(f quickField) bool {
+	if q.n == len(q.f) {
+		return false
+	}
+	q.f[q.n] = f
+	q.n++
+	return true
 }
 
 // entry reads one "key: value" line, or a map key and the lines below it.
 func (q *quickParser) entry(meta *metav1.ObjectMeta) bool {
-	l := q.lines[q.i]
+	l := q.lines.cur
 	key, value, ok := splitKey(l.text)
-	if !ok || q.has(key) || l.indent != q.indent || isSeqLine(l.text) {
+	if !ok || q.fields.has(key) || l.indent != q.indent || isSeqLine(l.text) {
 		return false
 	}
-	q.i++
+	q.lines.next()
 	if field := metaField(meta, key); field != nil {
 		s, ok := quickString(value)
 		*field = s
-		q.fields = append(q.fields, quickField{key: key, str: s})
-		return ok
+		return ok && q.fields.add(quickField{key: key, str: s})
 	}
 	if value != "" || (key != "labels" && key != "annotations") {
 		return false
@@ -86,18 +143,19 @@ func (q *quickParser) entry(meta *metav1.ObjectMeta) bool {
 	} else {
 		meta.Annotations = m
 	}
-	q.fields = append(q.fields, quickField{key: key, mapJSON: js})
-	return ok
+	return ok && q.fields.add(quickField{key: key, mapJSON: js})
 }
 
-// stringMap reads the "k: v" lines below a map key, all strings, and their JSON (keys sorted).
+// stringMap reads the "k: v" lines below a map key, all strings at one indentation, and their
+// JSON (keys sorted).
 func (q *quickParser) stringMap() (map[string]string, []byte, bool) {
 	m := map[string]string{}
 	var keys []string
-	for q.i < len(q.lines) && q.lines[q.i].indent > q.indent {
-		l := q.lines[q.i]
+	indent := q.lines.cur.indent
+	for q.lines.ok && q.lines.cur.indent > q.indent {
+		l := q.lines.cur
 		k, v, ok := splitKey(l.text)
-		if _, dup := m[k]; !ok || dup || l.indent != q.lines[q.i-len(keys)].indent || isSeqLine(l.text) {
+		if _, dup := m[k]; !ok || dup || l.indent != indent || isSeqLine(l.text) {
 			return nil, nil, false
 		}
 		s, ok := quickString(v)
@@ -106,7 +164,7 @@ func (q *quickParser) stringMap() (map[string]string, []byte, bool) {
 		}
 		m[k] = s
 		keys = append(keys, k)
-		q.i++
+		q.lines.next()
 	}
 	if len(keys) == 0 {
 		return nil, nil, false
@@ -123,11 +181,34 @@ func (q *quickParser) stringMap() (map[string]string, []byte, bool) {
 	return m, append(js, '}'), true
 }
 
-// json is the block's JSON as appendJSON writes it: {"metadata":{...}}, keys sorted.
-func (q *quickParser) json() []byte {
-	slices.SortFunc(q.fields, func(a, b quickField) int { return strings.Compare(a.key, b.key) })
-	js := append(make([]byte, 0, 128), `{"metadata":{`...)
-	for i, f := range q.fields {
+// sort orders the entries by key, as JSON writes them; a handful, so by insertion.
+func (q *quickFields) sort() {
+	for i := 1; i < q.n; i++ {
+		for j := i; j > 0 && q.f[j].key < q.f[j-1].key; j-- {
+			q.f[j], q.f[j-1] = q.f[j-1], q.f[j]
+		}
+	}
+}
+
+// jsonLen is the length of what appendJSON writes.
+func (q *quickFields) jsonLen() int {
+	n := 2 + max(0, q.n-1) // braces and commas
+	for _, f := range q.f[:q.n] {
+		n += jsonStringLen(f.key) + 1
+		if f.mapJSON != nil {
+			n += len(f.mapJSON)
+		} else {
+			n += jsonStringLen(f.str)
+		}
+	}
+	return n
+}
+
+// appendJSON writes the block's value as appendJSON writes its tree: {...}, keys sorted (call sort
+// first).
+func (q *quickFields) appendJSON(js []byte) []byte {
+	js = append(js, '{')
+	for i, f := range q.f[:q.n] {
 		if i > 0 {
 			js = append(js, ',')
 		}
@@ -138,15 +219,24 @@ func (q *quickParser) json() []byte {
 			js = appendJSONString(js, f.str)
 		}
 	}
-	return append(js, "}}"...)
+	return append(js, '}')
 }
 
-// quickString reads an inline scalar that is a string (not empty, a number, a word or null).
+// quickString reads an inline scalar that is a string (not empty, a number, a word or null): what
+// scalar reads as a string, without making it an interface value, which allocates.
 func quickString(text string) (string, bool) {
 	if text == "" {
 		return "", false
 	}
-	v, ok := scalar(text)
-	s, isString := v.(string)
-	return s, ok && isString
+	if text[0] == '"' || text[0] == '\'' {
+		s, rest, ok := quoted(text)
+		return s, ok && rest == ""
+	}
+	if i := strings.Index(text, " #"); i >= 0 {
+		text = strings.TrimRight(text[:i], " ")
+	}
+	if text == "[]" || text == "{}" || strings.Contains(text, ": ") || strings.HasSuffix(text, ":") {
+		return "", false
+	}
+	return text, plainString(text)
 }

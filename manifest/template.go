@@ -211,26 +211,28 @@ func splitEntries(tree map[string]any) (before, after []byte) {
 // value is copied (deeply, unless shallow: see Decoder.ShareTemplates); one the cache did not keep
 // is used as it is.
 func (t *template) document(block []byte, shared, shallow bool, slab *podSlab) (*Document, bool) {
-	meta, metaJSON, ok := readMeta(block)
-	if !ok {
+	var meta metav1.ObjectMeta
+	var value metaValue
+	if !readMeta(block, &meta, &value) {
 		return nil, false
 	}
+	js, metaJSON := t.join(&value)
 	// The rest's JSON passed this check when its template was made, and a number cannot span the
 	// joins (each part is whole entries), so the metadata's JSON is all that is left to check.
 	if mayHoldHugeNumber(metaJSON) {
 		return nil, false
 	}
-	js := t.join(metaJSON[len(`{"metadata":`) : len(metaJSON)-1])
 	var typed k8sruntime.Object
 	switch {
 	case shared && shallow:
-		typed = withMeta(t.typed, meta, slab)
+		typed = withMeta(t.typed, &meta, slab)
 	case shared:
 		typed = t.typed.DeepCopyObject()
+		*typed.(metav1.ObjectMetaAccessor).GetObjectMeta().(*metav1.ObjectMeta) = meta
 	default:
 		typed = t.typed
+		*typed.(metav1.ObjectMetaAccessor).GetObjectMeta().(*metav1.ObjectMeta) = meta
 	}
-	*typed.(metav1.ObjectMetaAccessor).GetObjectMeta().(*metav1.ObjectMeta) = meta
 	// The document and its decoded value in one allocation: one per templated document fewer.
 	d := &struct {
 		doc Document
@@ -243,16 +245,18 @@ func (t *template) document(block []byte, shared, shallow bool, slab *podSlab) (
 // withMeta is a new object with obj's top-level fields but meta: nested slices, maps and pointers
 // are shared. A Pod, which most templated documents are, is made directly (a tenth of the cost
 // through reflection, and its template's metadata is not copied only to be replaced), in slab.
-func withMeta(obj k8sruntime.Object, meta metav1.ObjectMeta, slab *podSlab) k8sruntime.Object {
+func withMeta(obj k8sruntime.Object, meta *metav1.ObjectMeta, slab *podSlab) k8sruntime.Object {
 	if pod, ok := obj.(*corev1.Pod); ok {
-		p := slab.next()
-		*p = corev1.Pod{TypeMeta: pod.TypeMeta, ObjectMeta: meta, Spec: pod.Spec, Status: pod.Status}
+		p := slab.next() // zeroed: each field is written once
+		p.TypeMeta, p.ObjectMeta, p.Spec, p.Status = pod.TypeMeta, *meta, pod.Spec, pod.Status
 		return p
 	}
 	v := reflect.ValueOf(obj).Elem()
 	cp := reflect.New(v.Type())
 	cp.Elem().Set(v)
-	return cp.Interface().(k8sruntime.Object)
+	out := cp.Interface().(k8sruntime.Object)
+	*out.(metav1.ObjectMetaAccessor).GetObjectMeta().(*metav1.ObjectMeta) = *meta
+	return out
 }
 
 // podSlab hands out Pods from arrays of podSlabSize, one per worker: a Pod is about 1 KB, and
@@ -272,35 +276,65 @@ func (s *podSlab) next() *corev1.Pod {
 	return p
 }
 
-// readMeta converts a metadata block and decodes it strictly: quickly for the common shape, else
-// through the fast converter's tree and sigs.k8s.io/json.
-func readMeta(block []byte) (metav1.ObjectMeta, []byte, bool) {
-	if meta, js, ok := quickMeta(block); ok {
-		return meta, js, true
-	}
-	metaJSON, tree, ok := fastYAMLToJSON(block)
-	if !ok || len(tree) != 1 || headerOf(tree) == nil {
-		return metav1.ObjectMeta{}, nil, false
-	}
-	var meta metadataOnly
-	if strict, err := sigsjson.UnmarshalStrict(metaJSON, &meta); err != nil || len(strict) > 0 {
-		return metav1.ObjectMeta{}, nil, false
-	}
-	return meta.Metadata, metaJSON, true
+// metaValue is the JSON of a metadata block's value (the object under "metadata"): its entries as
+// quickMeta read them, or, read the general way, the JSON itself.
+type metaValue struct {
+	quick quickFields
+	json  []byte // the general way's
 }
 
-// join is the document's JSON: the template's entries around "metadata" and its value.
-func (t *template) join(meta []byte) []byte {
-	js := make([]byte, 0, len(t.before)+len(t.after)+len(meta)+16)
+func (v *metaValue) jsonLen() int {
+	if v.json != nil {
+		return len(v.json)
+	}
+	return v.quick.jsonLen()
+}
+
+func (v *metaValue) appendJSON(js []byte) []byte {
+	if v.json != nil {
+		return append(js, v.json...)
+	}
+	return v.quick.appendJSON(js)
+}
+
+// readMeta converts a metadata block and decodes it strictly into meta, and keeps the JSON of its
+// value in value: quickly for the common shape, else through the fast converter's tree and
+// sigs.k8s.io/json.
+func readMeta(block []byte, meta *metav1.ObjectMeta, value *metaValue) bool {
+	if quickMeta(block, meta, &value.quick) {
+		value.quick.sort()
+		return true
+	}
+	*meta = metav1.ObjectMeta{}
+	metaJSON, tree, ok := fastYAMLToJSON(block)
+	if !ok || len(tree) != 1 || headerOf(tree) == nil {
+		return false
+	}
+	var decoded metadataOnly
+	if strict, err := sigsjson.UnmarshalStrict(metaJSON, &decoded); err != nil || len(strict) > 0 {
+		return false
+	}
+	*meta, value.json = decoded.Metadata, metaJSON[len(`{"metadata":`):len(metaJSON)-1]
+	return true
+}
+
+// join is the document's JSON, the template's entries around "metadata" and its value, written
+// into one buffer of the exact size, and the part of it that is the value.
+func (t *template) join(meta *metaValue) (js, metaJSON []byte) {
+	js = make([]byte, 0, len(t.before)+len(t.after)+meta.jsonLen()+len(`{,"metadata":,}`))
 	js = append(js, '{')
 	if len(t.before) > 0 {
 		js = append(append(js, t.before...), ',')
 	}
-	js = append(append(js, `"metadata":`...), meta...)
+	js = append(js, `"metadata":`...)
+	start := len(js)
+	js = meta.appendJSON(js)
+	end := len(js)
 	if len(t.after) > 0 {
 		js = append(append(js, ','), t.after...)
 	}
-	return append(js, '}')
+	js = append(js, '}')
+	return js, js[start:end]
 }
 
 // metadataBlock finds the top-level "metadata:" entry of a block-style document whose mapping

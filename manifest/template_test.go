@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	sigsjson "sigs.k8s.io/json"
 )
 
@@ -157,14 +158,19 @@ func TestQuickMeta(t *testing.T) {
 		{"nothing below", "metadata:\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			meta, js, ok := quickMeta([]byte(tc.block))
+			var meta metav1.ObjectMeta
+			var fields quickFields
+			ok := quickMeta([]byte(tc.block), &meta, &fields)
 			require.Equal(t, tc.quick, ok)
 			if !ok {
 				return
 			}
+			fields.sort()
+			js := fields.appendJSON(nil)
+			assert.Len(t, js, fields.jsonLen())
 			wantJSON, _, ok := fastYAMLToJSON([]byte(tc.block))
 			require.True(t, ok)
-			assert.Equal(t, string(wantJSON), string(js))
+			assert.Equal(t, string(wantJSON), `{"metadata":`+string(js)+`}`)
 			var want metadataOnly
 			strict, err := sigsjson.UnmarshalStrict(wantJSON, &want)
 			require.NoError(t, err)
