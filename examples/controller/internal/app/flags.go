@@ -104,7 +104,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.WaitForScheduler, "wait-for-scheduler", false, "plan a pod only once kube-scheduler marked it Unschedulable (Karpenter's rule); off: every unbound, ungated pod, existing capacity first")
 	fs.BoolVar(&f.PlanForScheduler, "plan-for-kube-scheduler", false, "replay kube-scheduler's default placement of each batch onto its new NodeClaims and plan, in the same batch, claims for the pods it would leave without room")
 	fs.DurationVar(&f.BatchMax, "batch-max-duration", 10*time.Second, "provisioning batch closes after this long at most")
-	fs.DurationVar(&f.DisruptionInterval, "disruption-interval", 10*time.Second, "how often consolidation, drift and expiration run")
+	fs.DurationVar(&f.DisruptionInterval, "disruption-interval", 10*time.Second, "the longest a disruption pass that found nothing to do waits before the next (sooner when a node's consolidateAfter ends or a disrupted node is gone)")
 	fs.DurationVar(&f.ValidationDelay, "disruption-validation-delay", 15*time.Second, "how long a disruption command waits to be re-validated")
 	fs.Float64Var(&f.MinReplaceSavings, "consolidation-min-replace-savings", controller.DefaultMinReplaceSavings,
 		"least fraction of the removed nodes' price a consolidation replace must save, in [0, 1); 0: any saving (Karpenter's rule)")

@@ -68,7 +68,9 @@ type Config struct {
 	// batch's pods onto the batch's new NodeClaims and plans more claims, in the same batch, for
 	// the pods the replay predicts it will leave without room (coverOrphans says why).
 	PlanForScheduler bool
-	// DisruptionInterval is how often consolidation, drift and expiration run (10 s).
+	// DisruptionInterval is the longest a disruption pass (consolidation, drift, expiration) that
+	// started nothing waits before the next (10 s, Karpenter's polling period); it waits less when
+	// a node may become a candidate or a disrupted node is gone (idleWait).
 	DisruptionInterval time.Duration
 	// ValidationDelay is how long a disruption command waits before it is re-decided and, if still
 	// proposed, executed (15 s, Karpenter's commandValidationDelay).

@@ -34,6 +34,9 @@ type Controller struct {
 	// evictMu makes reading a pod's PDBs and evicting it one step across the node workers, so two
 	// drains never both spend the same allowance (pdbgate.go).
 	evictMu sync.Mutex
+	// commands are the disruption commands under way (start); the disruption loop waits for them
+	// before it returns.
+	commands sync.WaitGroup
 }
 
 // New checks cfg, fills its defaults and builds the controller; nothing runs until Run.

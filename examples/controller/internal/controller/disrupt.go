@@ -2,11 +2,9 @@ package controller
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -15,105 +13,79 @@ import (
 	"github.com/napkit/napkit/provisioner"
 )
 
-// disruptionLoop runs a disruption pass every DisruptionInterval, and the next one as soon as the
-// nodes of a pass that executed commands are gone, as Karpenter's disruption controller requeues
-// immediately after an action: the budget those nodes held is free again only then (a node being
-// deleted counts against it), and waiting out a whole interval per command made a scale-down of n
-// budget-sized steps take n intervals on top of their validation delays (docs/benchmarks.md,
-// issue 18). When validation confirmed nothing but proposed commands of its own, that decision,
-// made on the cluster as it is now, is the next pass's first one, at once. A pass that proposes
-// anything waits its validation delay, so the loop never spins.
+// disruptionLoop runs disruption passes until ctx ends. A pass that started commands is followed
+// at once by the next, as Karpenter's disruption controller requeues immediately after handing a
+// command to its orchestration queue (karpenter-core.md 2.1): the commands run on (start), their
+// nodes marked disrupting, so the next pass counts them against the budget and never offers them
+// again. When validation confirmed nothing but proposed commands of its own, that decision, made on
+// the cluster as it is now, is the next pass's first one. A pass that started nothing waits
+// (idleWait) until a node may become a candidate or a disrupted node is gone, at most an interval.
+// A pass that proposes anything waits its validation delay, so the loop never spins. The loop
+// returns once the commands it started have ended with ctx.
 func (c *Controller) disruptionLoop(ctx context.Context) {
+	defer c.commands.Wait()
 	var carried *consolidation.Plan
 	for ctx.Err() == nil {
-		executed, next, err := c.disrupt(ctx, carried)
+		p, err := c.disrupt(ctx, carried)
 		if err != nil && ctx.Err() == nil {
 			c.log.Error("disruption pass failed", "error", err)
 		}
-		carried = next
-		switch {
-		case carried != nil:
-		case len(executed) > 0 && err == nil:
-			start := time.Now()
-			gone := c.waitNodesGone(ctx, executed, c.cfg.DisruptionInterval)
-			c.log.Debug("disruption pass: waited for its nodes to go", "gone", gone, "millis", time.Since(start).Milliseconds())
-		case !sleep(ctx, c.cfg.DisruptionInterval):
+		carried = p.next
+		if carried == nil && (p.started == 0 || err != nil) && !c.idleWait(ctx, p.wake) {
 			return
 		}
 	}
 }
 
-// waitNodesGone waits until none of the named Nodes is in the informer, at most limit; it reports
-// whether they went.
-func (c *Controller) waitNodesGone(ctx context.Context, nodes []string, limit time.Duration) bool {
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	for slices.ContainsFunc(nodes, func(name string) bool { return c.node(name) != nil }) {
-		if !sleep(ctx, replacementPoll) {
-			return false
-		}
-	}
-	return true
+// passResult is what a disruption pass leaves the loop.
+type passResult struct {
+	// started counts the commands the pass started.
+	started int
+	// next is a fresh decision with commands, made when none of the pass's own held.
+	next *consolidation.Plan
+	// wake is the earliest time a node of the pass's last snapshot may become a candidate
+	// (wakeAt), or zero.
+	wake time.Time
 }
 
 // disrupt decides (or takes carried, a decision made a moment ago), waits ValidationDelay,
-// validates (validate.go) and executes the commands that still hold: Karpenter's validation,
-// which keeps a command from acting on a cluster that moved while it waited (pods arrived, a node
-// was nominated, a budget filled up). It returns the nodes of the commands it executed and, when
-// it executed none, a fresh decision if that proposes commands (next).
-func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (executed []string, next *consolidation.Plan, err error) {
+// validates (validate.go) and starts the commands that still hold: Karpenter's validation, which
+// keeps a command from acting on a cluster that moved while it waited (pods arrived, a node was
+// nominated, a budget filled up).
+func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (r passResult, err error) {
 	plan := carried
 	start := time.Now()
 	if plan == nil {
 		s := c.takeSnapshot()
 		c.updateConsolidatable(ctx, s)
+		r.wake = c.wakeAt(s)
 		if plan, err = consolidation.Decide(c.consolidationInput(ctx, s)); err != nil {
-			return nil, nil, fmt.Errorf("decide: %w", err)
+			return r, fmt.Errorf("decide: %w", err)
 		}
 	}
 	c.markDrifted(ctx, plan)
 	if len(plan.Commands) == 0 || !sleep(ctx, c.cfg.ValidationDelay) {
-		return nil, nil, nil
+		return r, nil
 	}
 	// The pass's timeline at debug level: where a scale-down's time goes (docs/benchmarks.md).
 	c.log.Debug("disruption pass decided", "commands", len(plan.Commands), "carried", carried != nil,
 		"decideMillis", (time.Since(start) - c.cfg.ValidationDelay).Milliseconds())
-	confirmed, again, err := c.validate(ctx, plan)
+	confirmed, again, wake, err := c.validate(ctx, plan)
+	r.wake = wake
 	if err != nil {
-		return nil, nil, err
+		return r, err
 	}
 	if len(confirmed) == 0 && again != nil && len(again.Commands) > 0 {
-		next = again
+		r.next = again
 	}
-	for _, cmd := range confirmed {
-		executed = append(executed, cmd.Nodes...)
-	}
-	start = time.Now()
-	err = c.executeAll(ctx, confirmed)
-	c.log.Debug("disruption pass executed", "confirmed", len(confirmed), "of", len(plan.Commands),
-		"executeMillis", time.Since(start).Milliseconds(), "error", err)
-	return executed, next, err
+	c.start(ctx, confirmed)
+	r.started = len(confirmed)
+	c.log.Debug("disruption pass started", "confirmed", len(confirmed), "of", len(plan.Commands))
+	return r, nil
 }
 
-// executeAll carries out a pass's commands side by side, as Karpenter's orchestration queue
-// does: the pass decided them together (their nodes, budgets and PDB evictions do not overlap),
-// and one at a time each replace waited for its replacement to boot before the next could start.
-// A failed command rolls back alone; the errors are joined, each naming its command.
-func (c *Controller) executeAll(ctx context.Context, cmds []consolidation.Command) error {
-	errs := make([]error, len(cmds))
-	var wg sync.WaitGroup
-	for i, cmd := range cmds {
-		wg.Go(func() {
-			if err := c.execute(ctx, cmd); err != nil {
-				errs[i] = fmt.Errorf("%s: %w", describe(cmd), err)
-			}
-		})
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-// consolidationInput is the snapshot as consolidation reads it, with the controller's options.
+// consolidationInput is the snapshot as consolidation reads it, with the controller's options and
+// the PDB allowances the drains under way still need taken off (reserveDrains).
 // The pass stops when ctx ends (consolidation.ErrStopped): at 2,000 nodes a Decide takes seconds,
 // and a shutdown waited for it (the scale suite's "controller did not stop within 30 s").
 func (c *Controller) consolidationInput(ctx context.Context, s *clusterSnapshot) consolidation.Input {
@@ -121,6 +93,7 @@ func (c *Controller) consolidationInput(ctx context.Context, s *clusterSnapshot)
 	in.Cluster = c.clusterConfig()
 	in.Options.Provisioner.Seed = c.cfg.Seed
 	in.Options.Stop = ctx.Done()
+	reserveDrains(&in)
 	return in
 }
 

@@ -46,9 +46,22 @@ func (c *Controller) updateConsolidatable(ctx context.Context, s *clusterSnapsho
 // consolidatable is Karpenter's rule: consolidateAfter has passed since the last pod event, or
 // since initialization when no pod came or went.
 func consolidatable(pool *api.NodePool, nc *api.NodeClaim, lastEvent, now time.Time) (metav1.ConditionStatus, string) {
+	at, never := consolidatableAt(pool, nc, lastEvent)
+	switch {
+	case never:
+		return metav1.ConditionFalse, "consolidateAfter is Never"
+	case now.Before(at):
+		return metav1.ConditionFalse, "consolidateAfter has not passed since the last pod event"
+	}
+	return metav1.ConditionTrue, ""
+}
+
+// consolidatableAt is when the claim's consolidateAfter ends: after the latest of its
+// initialization, its recorded last pod event and lastEvent; never when consolidateAfter is Never.
+func consolidatableAt(pool *api.NodePool, nc *api.NodeClaim, lastEvent time.Time) (at time.Time, never bool) {
 	after := pool.Spec.Disruption.ConsolidateAfter
 	if after.IsNever() {
-		return metav1.ConditionFalse, "consolidateAfter is Never"
+		return time.Time{}, true
 	}
 	since := initializedAt(nc)
 	if nc.Status.LastPodEventTime.After(since) {
@@ -57,14 +70,10 @@ func consolidatable(pool *api.NodePool, nc *api.NodeClaim, lastEvent, now time.T
 	if lastEvent.After(since) {
 		since = lastEvent
 	}
-	var wait time.Duration
 	if after.Duration != nil {
-		wait = *after.Duration
+		since = since.Add(*after.Duration)
 	}
-	if now.Sub(since) < wait {
-		return metav1.ConditionFalse, "consolidateAfter has not passed since the last pod event"
-	}
-	return metav1.ConditionTrue, ""
+	return since, false
 }
 
 // markDrifted sets Drifted on the claims of nodes the pass found drifted, with the drift kind.

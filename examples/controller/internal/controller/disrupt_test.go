@@ -119,18 +119,6 @@ func TestConfirmedCommands(t *testing.T) {
 	}
 }
 
-// TestWaitNodesGone: the wait ends at once when the nodes are gone, and at the limit while one is
-// still there.
-func TestWaitNodesGone(t *testing.T) {
-	t.Parallel()
-	e := newTestEnv(t)
-	e.addNode(t, newNode("n1", pid("n1")))
-	start := time.Now()
-	assert.True(t, e.c.waitNodesGone(context.Background(), []string{"gone"}, time.Hour))
-	assert.False(t, e.c.waitNodesGone(context.Background(), []string{"gone", "n1"}, 50*time.Millisecond))
-	assert.Less(t, time.Since(start), 10*time.Second)
-}
-
 func TestSleep(t *testing.T) {
 	t.Parallel()
 	assert.True(t, sleep(context.Background(), time.Millisecond))

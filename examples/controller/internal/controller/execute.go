@@ -18,13 +18,36 @@ import (
 // replacementPoll is how often a command checks whether its replacements have initialized.
 const replacementPoll = 100 * time.Millisecond
 
+// start begins the commands and returns at once: Karpenter's disruption controller hands a
+// validated command to its orchestration queue and goes on to its next pass (karpenter-core.md
+// 2.1, 2.14), where napkit's pass used to wait for its commands, and each replace held the loop
+// for its replacement's boot (5 s each in the scale suite) while the budget had room for more. The
+// nodes are marked disrupting here, before the loop's next snapshot, so that pass counts them
+// against the budget and offers none of them again; a command that fails rolls back alone and
+// its nodes become candidates again. The commands end with ctx.
+func (c *Controller) start(ctx context.Context, cmds []consolidation.Command) {
+	for _, cmd := range cmds {
+		c.state.setDisrupting(cmd.Nodes, true)
+		c.commands.Go(func() {
+			began := time.Now()
+			err := c.execute(ctx, cmd)
+			// The command's timeline at debug level: where a scale-down's time goes (docs/benchmarks.md).
+			c.log.Debug("disruption command done", "command", describe(cmd),
+				"executeMillis", time.Since(began).Milliseconds(), "error", err)
+			if err != nil && ctx.Err() == nil {
+				c.log.Error("disruption command failed", "command", describe(cmd), "error", err)
+			}
+		})
+	}
+}
+
 // execute carries out one command as Karpenter's queue does: taint the nodes so nothing new lands
 // on them, launch the replacements and wait until they are initialized, then delete the
 // NodeClaims, whose termination drains the nodes in the order the command lists its moves. If the
 // replacements fail, the taints are rolled back and the nodes stay.
 //
 // The nodes stay marked disrupting after a command that succeeded, until their Node is deleted
-// (forgetNode), as Karpenter's state keeps them marked for deletion: the next pass starts at once
+// (forgetNode), as Karpenter's state keeps them marked for deletion: the next pass runs meanwhile
 // (disruptionLoop) and its snapshot may come before the informers show the deletions, which
 // would offer the same nodes again and spend a pass on a command that cannot validate.
 func (c *Controller) execute(ctx context.Context, cmd consolidation.Command) (err error) {

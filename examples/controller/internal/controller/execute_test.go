@@ -1,8 +1,13 @@
 package controller
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -58,15 +63,23 @@ func TestReplacementsReady(t *testing.T) {
 	}
 }
 
-// TestExecuteAll: a pass's commands run side by side; one that fails (its replacement's NodePool
-// is gone) rolls back alone, untainted and no longer disrupting, and its error names it; the
-// others delete their NodeClaims and their nodes stay marked disrupting until the Node goes, so a
-// pass started before the informers show the deletions does not offer them again.
-func TestExecuteAll(t *testing.T) {
+// TestStartRunsCommandsOn: start returns at once, its commands running on: a replace waiting for
+// its replacement to initialize holds the loop no longer (it held the whole pass before), its
+// nodes marked disrupting meanwhile so that the next pass counts them against the budget and
+// leaves them alone. A command that fails (its replacement's NodePool is gone) rolls back alone,
+// untainted and no longer disrupting, and its error is logged with the command; a delete's
+// nodes stay disrupting until their Node goes. The commands end with the context, and so does
+// the wait for them.
+func TestStartRunsCommandsOn(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	ctx := context.Background()
-	for _, n := range []string{"n1", "n2", "n3"} {
+	var logged syncBuffer
+	e.c.log = slog.New(slog.NewTextHandler(&logged, nil))
+	e.addClass(t, "default")
+	e.addPool(t, poolOf("default", "default"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, n := range []string{"n1", "n2", "n3", "n4"} {
 		e.addNode(t, newNode(n, pid(n), isReady()))
 		e.addClaim(t, testClaim("c-"+n, "default", pid(n), launched(), registered(), initialized()))
 	}
@@ -75,22 +88,60 @@ func TestExecuteAll(t *testing.T) {
 		{Kind: consolidation.CommandDelete, Reason: consolidation.ReasonUnderutilized, Nodes: []string{"n2"}},
 		{Kind: consolidation.CommandReplace, Reason: consolidation.ReasonUnderutilized, Nodes: []string{"n3"},
 			Replacement: &provisioner.NodeClaim{Name: "r", NodePool: "gone"}},
+		{Kind: consolidation.CommandReplace, Reason: consolidation.ReasonUnderutilized, Nodes: []string{"n4"},
+			Replacement: &provisioner.NodeClaim{Name: "booting", NodePool: "default", InstanceType: d2}},
 	}
-	err := e.c.executeAll(ctx, cmds)
-	require.ErrorContains(t, err, "replace Underutilized of n3")
-	require.ErrorContains(t, err, `NodePool "gone" is gone`)
-	assert.NotContains(t, err.Error(), "of n1")
-	assert.NotContains(t, err.Error(), "of n2")
-	for _, name := range []string{"c-n1", "c-n2"} {
-		_, err := e.dyn.Resource(NodeClaimsGVR).Get(ctx, name, metav1.GetOptions{})
-		assert.True(t, apierrors.IsNotFound(err), "%s deleted: %v", name, err)
-	}
-	assert.NotNil(t, e.storedClaim(t, "c-n3"), "the failed command's claim stays")
+	began := time.Now()
+	e.c.start(ctx, cmds)
+	assert.Less(t, time.Since(began), time.Second, "start does not wait for its commands")
+	assert.True(t, e.c.state.isDisrupting("n4"), "marked before start returns")
+
+	require.Eventually(t, func() bool {
+		return !e.c.state.isDisrupting("n3") && strings.Contains(logged.String(), "replace Underutilized of n3")
+	}, 10*time.Second, 10*time.Millisecond, "the failed command rolls back; log: %s", logged.String())
+	assert.Contains(t, logged.String(), `NodePool \"gone\" is gone`)
 	assert.False(t, hasTaint(e.storedNode(t, "n3").Spec.Taints, api.TaintKeyDisrupted), "the failed command is rolled back")
+	require.Eventually(t, func() bool {
+		for _, name := range []string{"c-n1", "c-n2"} {
+			if _, err := e.dyn.Resource(NodeClaimsGVR).Get(ctx, name, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, 10*time.Millisecond, "the deletes delete their NodeClaims")
 	assert.True(t, hasTaint(e.storedNode(t, "n1").Spec.Taints, api.TaintKeyDisrupted))
 	assert.True(t, e.c.state.isDisrupting("n1"))
 	assert.True(t, e.c.state.isDisrupting("n2"))
-	assert.False(t, e.c.state.isDisrupting("n3"))
+	assert.True(t, e.c.state.isDisrupting("n4"), "still waiting for its replacement")
+	assert.NotNil(t, e.storedClaim(t, "c-n4"), "its claim stays until the replacement is up")
 	e.c.state.forgetNode("n1")
 	assert.False(t, e.c.state.isDisrupting("n1"), "a deleted Node is no longer disrupting")
+
+	cancel()
+	waited := make(chan struct{})
+	go func() { e.c.commands.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the commands did not end with their context")
+	}
+	assert.False(t, e.c.state.isDisrupting("n4"), "a command stopped before its replacement came up rolls back")
+}
+
+// syncBuffer is a bytes.Buffer the commands' goroutines may log to while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }

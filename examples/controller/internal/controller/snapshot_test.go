@@ -202,10 +202,10 @@ func TestDisruptWithNothingToDo(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	e.c.cfg.ValidationDelay = time.Hour
-	executed, next, err := e.c.disrupt(context.Background(), nil)
+	r, err := e.c.disrupt(context.Background(), nil)
 	require.NoError(t, err)
-	assert.Empty(t, executed)
-	assert.Nil(t, next, "nothing proposed, nothing carried to the next pass")
+	assert.Zero(t, r.started)
+	assert.Nil(t, r.next, "nothing proposed, nothing carried to the next pass")
 	assert.Empty(t, e.kube.Actions())
 }
 
@@ -220,9 +220,9 @@ func TestDisruptStopsWithItsContext(t *testing.T) {
 	e.kube.ClearActions()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	executed, next, err := e.c.disrupt(ctx, nil)
+	r, err := e.c.disrupt(ctx, nil)
 	require.ErrorIs(t, err, consolidation.ErrStopped)
-	assert.Empty(t, executed)
-	assert.Nil(t, next)
+	assert.Zero(t, r.started)
+	assert.Nil(t, r.next)
 	assert.Empty(t, e.kube.Actions())
 }

@@ -36,12 +36,17 @@ type state struct {
 	// held is, per node, the PDBs (namespace/name) its drain was refused under and has not got
 	// past; no command touching them starts meanwhile.
 	held map[string][]string
+	// freed wakes an idle disruption loop (idleWait) when a node being disrupted is gone: the
+	// budget it held is free again. One buffered signal is enough: the loop looks at the whole
+	// cluster when it wakes.
+	freed chan struct{}
 }
 
 func newState() *state {
 	return &state{
 		launching: map[string]bool{}, nominated: map[string]time.Time{}, lastPodEvent: map[string]time.Time{},
 		disrupting: map[string]bool{}, podEvents: map[types.UID]string{}, lastClaim: map[string]int{},
+		freed: make(chan struct{}, 1),
 	}
 }
 
@@ -138,7 +143,8 @@ func (s *state) forgetPod(uid types.UID) {
 	delete(s.podEvents, uid)
 }
 
-// forgetNode drops what was remembered about a deleted node.
+// forgetNode drops what was remembered about a deleted node; a node that was being disrupted
+// signals freed.
 func (s *state) forgetNode(name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -146,7 +152,26 @@ func (s *state) forgetNode(name string) {
 	delete(s.nominated, name)
 	delete(s.drainOrder, name)
 	delete(s.held, name)
+	if s.disrupting[name] {
+		select {
+		case s.freed <- struct{}{}:
+		default: // a signal is already waiting
+		}
+	}
 	delete(s.disrupting, name)
+}
+
+// nextNominationEnd is the earliest nomination still running at now, or the zero time.
+func (s *state) nextNominationEnd(now time.Time) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var next time.Time
+	for _, until := range s.nominated {
+		if until.After(now) && (next.IsZero() || until.Before(next)) {
+			next = until
+		}
+	}
+	return next
 }
 
 // newPodMessage records msg for the pod and reports whether it differs from the last one sent.

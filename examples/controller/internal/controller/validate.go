@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"time"
 
 	"github.com/napkit/napkit/consolidation"
 )
@@ -14,24 +15,26 @@ import (
 // Karpenter's validation), and a command holds when the new simulation confirms it (confirms: the
 // same kind, nodes and replacements, launch lists within the decided ones). A plan with drift or
 // expiration is decided again, and its commands hold when the new decision proposes them too.
-// When none holds, again is a fresh decision the next pass may start from.
-func (c *Controller) validate(ctx context.Context, plan *consolidation.Plan) (confirmed []consolidation.Command, again *consolidation.Plan, err error) {
+// When none holds, again is a fresh decision the next pass may start from. wake is wakeAt of the
+// validation's snapshot, the newer view for a loop that goes idle afterwards.
+func (c *Controller) validate(ctx context.Context, plan *consolidation.Plan) (confirmed []consolidation.Command, again *consolidation.Plan, wake time.Time, err error) {
 	s := c.takeSnapshot()
+	wake = c.wakeAt(s)
 	simulated := !slices.ContainsFunc(plan.Commands, func(cmd consolidation.Command) bool {
 		return cmd.Reason != consolidation.ReasonEmpty && cmd.Reason != consolidation.ReasonUnderutilized
 	})
 	if simulated {
 		if confirmed, err = c.resimulate(ctx, s, plan.Commands); err != nil || len(confirmed) > 0 {
-			return confirmed, nil, err
+			return confirmed, nil, wake, err
 		}
 	}
 	if again, err = consolidation.Decide(c.consolidationInput(ctx, s)); err != nil {
-		return nil, nil, fmt.Errorf("validate: %w", err)
+		return nil, nil, wake, fmt.Errorf("validate: %w", err)
 	}
 	if !simulated {
 		confirmed = confirmedCommands(plan, again, c.log)
 	}
-	return confirmed, again, nil
+	return confirmed, again, wake, nil
 }
 
 // resimulate is consolidation.Validate over cmds, read as the commands that still hold; the
