@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -124,7 +125,8 @@ func TestRenderAllOptions(t *testing.T) {
 	assert.Equal(t, ":9090", args["--metrics-addr"])
 	assert.Contains(t, fmt.Sprint(podSpec(t, dep)["volumes"]), "secret:map[defaultMode:256 items:[map[key:token path:token]] secretName:napkit-bootstrap-token]")
 	assert.Equal(t, "kube-system", args["--system-namespace"])
-	checkRBAC(t, objs, rbacRelease{fullname: "napkit-full", namespace: "platform", systemNamespace: "kube-system"})
+	checkRBAC(t, objs, rbacRelease{fullname: "napkit-full", namespace: "platform", systemNamespace: "kube-system", nominate: true})
+	assert.Equal(t, "constrained", args["--nominate-pods"])
 	checkNoPlainSecrets(t, objs)
 
 	// Every controller flag gets its value from the chart (the simulation's from simulate.yaml).
@@ -189,6 +191,9 @@ func TestChartCRDsAreTheEmbeddedOnes(t *testing.T) {
 type rbacRelease struct {
 	fullname, namespace, systemNamespace string
 	simulate                             bool
+	// nominate: controller.nominatePods is not off, which adds pods/status patch (the chart's
+	// template, not rules.yaml: the audited e2e run keeps the default, off).
+	nominate bool
 }
 
 // ruleSets is charts/napkit/rbac/rules.yaml.
@@ -217,6 +222,11 @@ func checkRBAC(t *testing.T, objs []*unstructured.Unstructured, r rbacRelease) {
 	wantRoles := map[string][]string{
 		"ClusterRole " + r.fullname:              ruleStrings(want.ClusterRules),
 		"Role " + r.namespace + "/" + r.fullname: ruleStrings(want.NamespaceRules),
+	}
+	if r.nominate {
+		key := "ClusterRole " + r.fullname
+		wantRoles[key] = append(wantRoles[key], `"" pods/status patch`)
+		slices.Sort(wantRoles[key])
 	}
 	if r.systemNamespace != "" {
 		wantRoles["Role "+r.systemNamespace+"/"+r.fullname+"-system"] = ruleStrings(want.SystemNamespaceRules)

@@ -23,19 +23,25 @@ import (
 
 // scaleReport is one run's figures; docs/benchmarks.md explains each.
 type scaleReport struct {
-	Pods, Deployments                          int
-	BootDelaySeconds                           float64
-	PodsCreatedSeconds, ClaimsSeconds          float64
-	FirstClaimSeconds, LastClaimSeconds        float64
-	ClaimsAfterLastPodSeconds                  float64
-	VerdictLastSeconds, VerdictMedianSeconds   float64
-	VerdictMaxSeconds                          float64
-	NodesReadySeconds, RunningSeconds          float64
-	Nodes, Claims                              int
-	BindMean, BindPeak                         float64
-	MaxPendingSeconds                          float64
-	ControllerWrites, ControllerReads          int
-	WritesPerNode, ReadsPerNode                float64
+	Pods, Deployments                        int
+	BootDelaySeconds                         float64
+	PodsCreatedSeconds, ClaimsSeconds        float64
+	FirstClaimSeconds, LastClaimSeconds      float64
+	ClaimsAfterLastPodSeconds                float64
+	VerdictLastSeconds, VerdictMedianSeconds float64
+	VerdictMaxSeconds                        float64
+	NodesReadySeconds, RunningSeconds        float64
+	Nodes, Claims                            int
+	BindMean, BindPeak                       float64
+	MaxPendingSeconds                        float64
+	ControllerWrites, ControllerReads        int
+	WritesPerNode, ReadsPerNode              float64
+	// PodNominations are the controller's PATCH requests during the scale-up: its only PATCH is a
+	// pod's status.nominatedNodeName (Config.NominatePods). WritesPerNodeBesidesNominations
+	// leaves them out of WritesPerNode.
+	PodNominations                             int
+	WritesPerNodeBesidesNominations            float64
+	ChurnNominations                           int // PATCH requests during the churn and its settling
 	PricePerHour, PricePlan, PriceLower        float64
 	SteadyNodes, SteadyPods                    int
 	SteadyRequestsPerSecond, SteadyCPUCores    float64
@@ -76,8 +82,9 @@ func (r *scaleReport) log(t *testing.T) {
 	t.Logf("kube-scheduler (client qps %.0f, burst %d) during scale-up: %.1f s waiting on its client rate limit, %.1f CPU-s "+
 		"(%.2f cores), attempts %v (%.2f per pod), requests %v", r.SchedulerQPS, r.SchedulerBurst, r.SchedulerLimiterWaitSeconds,
 		r.SchedulerCPUSeconds, r.SchedulerCores, r.SchedulerAttempts, r.SchedulerAttemptsPerPod, r.SchedulerRequests)
-	t.Logf("controller requests during scale-up: %d writes (%.1f per node), %d reads (%.1f per node)",
-		r.ControllerWrites, r.WritesPerNode, r.ControllerReads, r.ReadsPerNode)
+	t.Logf("controller requests during scale-up: %d writes (%.1f per node; %d pod nominations, %.1f per node besides them), "+
+		"%d reads (%.1f per node)", r.ControllerWrites, r.WritesPerNode, r.PodNominations, r.WritesPerNodeBesidesNominations,
+		r.ControllerReads, r.ReadsPerNode)
 	t.Logf("price $%.2f/h; an offline plan of the same pods $%.2f/h; its lower bound $%.2f/h", r.PricePerHour, r.PricePlan, r.PriceLower)
 	whose := "test process (controller, simulated Azure and kubelets, the suite's informers)"
 	if r.ControllerProcess {
@@ -88,8 +95,9 @@ func (r *scaleReport) log(t *testing.T) {
 		r.HWMMiB, r.HeapMiB, r.ReconcileMeanMillis, r.ReconcileCount)
 	t.Logf("scale-down: settled in %.1f s (within 10 disruption intervals: %v), %d nodes removed, %d evictions, %d commands executed",
 		r.ScaleDownSettleSeconds, r.ScaleDownWithinIntervals, r.ScaleDownNodesRemoved, r.ScaleDownEvictions, r.ScaleDownCommands)
-	t.Logf("churn: %d scalings, settled %.1f s after, longest pending %.1f s; leaked VMs %d, stuck NodeClaims %d, lost pods %d",
-		r.ChurnScales, r.ChurnSettleSeconds, r.ChurnMaxPendingSeconds, r.LeakedVMs, r.StuckClaims, r.LostPods)
+	t.Logf("churn: %d scalings, settled %.1f s after, longest pending %.1f s, %d pod nominations; leaked VMs %d, "+
+		"stuck NodeClaims %d, lost pods %d", r.ChurnScales, r.ChurnSettleSeconds, r.ChurnMaxPendingSeconds, r.ChurnNominations,
+		r.LeakedVMs, r.StuckClaims, r.LostPods)
 }
 
 // append adds the report as one JSON line to path (nothing when path is empty).

@@ -44,6 +44,9 @@ func TestScale(t *testing.T) {
 			if p.planForScheduler != nil {
 				cfg.PlanForScheduler = *p.planForScheduler
 			}
+			if p.nominatePods != "" {
+				cfg.NominatePods = p.nominatePods
+			}
 		},
 		kubelet: func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
 		process: p.process,
@@ -123,8 +126,10 @@ func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape,
 	r.MaxPendingSeconds = w.takePendingFor().Seconds()
 	after := requestsByMethod(t, s.metrics)
 	r.ControllerWrites, r.ControllerReads = writesAndReads(before, after)
+	r.PodNominations = int(after["PATCH"] - before["PATCH"])
 	if final.claims > 0 {
 		r.WritesPerNode = float64(r.ControllerWrites) / float64(final.claims)
+		r.WritesPerNodeBesidesNominations = float64(r.ControllerWrites-r.PodNominations) / float64(final.claims)
 		r.ReadsPerNode = float64(r.ControllerReads) / float64(final.claims)
 	}
 	r.PricePerHour = clusterPrice(t, w)
@@ -259,6 +264,8 @@ func churn(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, r
 	rng := rand.New(rand.NewPCG(7, 11))
 	_ = w.takePendingFor()
 	from := time.Now()
+	patches := requestsByMethod(t, s.metrics)["PATCH"]
+	defer func() { r.ChurnNominations = int(requestsByMethod(t, s.metrics)["PATCH"] - patches) }()
 	end := from.Add(p.churn)
 	for time.Now().Before(end) {
 		for range 5 {

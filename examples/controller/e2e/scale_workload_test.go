@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/examples/controller/internal/controller"
 )
 
 // scaleParams size one run of the scale suite; scripts/scale.sh sets them from small|full.
@@ -35,6 +36,9 @@ type scaleParams struct {
 	// planForScheduler is NAPKIT_SCALE_PLAN_FOR_SCHEDULER (a bool): the controller's
 	// Config.PlanForScheduler (default: the controller's default).
 	planForScheduler *bool
+	// nominatePods is NAPKIT_SCALE_NOMINATE_PODS (off, all, constrained): the controller's
+	// Config.NominatePods (default: the controller's default).
+	nominatePods controller.NominatePolicy
 	// process is NAPKIT_SCALE_CONTROLLER=process: the controller binary in its own process, so the
 	// steady state's memory and CPU are its alone ("test", the default: in the test process).
 	process bool
@@ -70,6 +74,13 @@ func readScaleParams(t *testing.T) scaleParams {
 			t.Fatalf("NAPKIT_SCALE_PLAN_FOR_SCHEDULER=%q: want true or false", v)
 		}
 		p.planForScheduler = &b
+	}
+	if v := os.Getenv("NAPKIT_SCALE_NOMINATE_PODS"); v != "" {
+		policy, err := controller.ParseNominatePolicy(v)
+		if err != nil {
+			t.Fatalf("NAPKIT_SCALE_NOMINATE_PODS: %v", err)
+		}
+		p.nominatePods = policy
 	}
 	switch v := os.Getenv("NAPKIT_SCALE_CONTROLLER"); v {
 	case "", "test":

@@ -114,13 +114,17 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	nominate, err := controller.ParseNominatePolicy(f.NominatePods)
+	if err != nil {
+		return &ConfigError{Flag: "--nominate-pods", Value: f.NominatePods, Reason: "must be off, all or constrained", Err: err}
+	}
 	catalogue, err := controller.NewLiveCatalogue(f.Location, api.DefaultClusterNetwork(), offerings, prices)
 	if err != nil {
 		return err
 	}
 	cfg := controller.Config{Kube: kube, Dynamic: dyn, Offerings: offerings, Catalogue: catalogue, Logger: log, Metrics: registry,
 		Images: imagefamily.ImageOptions{Version: f.ImageVersion}, MetricsAddr: f.MetricsAddr, HealthAddr: f.HealthAddr,
-		BatchIdle: f.BatchIdle, BatchMax: f.BatchMax, WaitForScheduler: f.WaitForScheduler, PlanForScheduler: f.PlanForScheduler, DisruptionInterval: f.DisruptionInterval,
+		BatchIdle: f.BatchIdle, BatchMax: f.BatchMax, WaitForScheduler: f.WaitForScheduler, PlanForScheduler: f.PlanForScheduler, NominatePods: nominate, DisruptionInterval: f.DisruptionInterval,
 		ValidationDelay: f.ValidationDelay, GCInterval: f.GCInterval,
 		Consolidation: consolidation.Options{MinReplaceSavings: f.MinReplaceSavings},
 		Upkeep: controller.Upkeep{StatusInterval: f.StatusInterval, SystemNamespace: f.SystemNamespace,

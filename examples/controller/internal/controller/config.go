@@ -68,6 +68,10 @@ type Config struct {
 	// batch's pods onto the batch's new NodeClaims and plans more claims, in the same batch, for
 	// the pods the replay predicts it will leave without room (coverOrphans says why).
 	PlanForScheduler bool
+	// NominatePods picks the pending pods whose status.nominatedNodeName the controller sets to
+	// the node a plan put them on, as that node registers (NominatePolicy says why; "" is
+	// NominateOff). Each nomination is one pods/status patch.
+	NominatePods NominatePolicy
 	// DisruptionInterval is the longest a disruption pass (consolidation, drift, expiration) that
 	// started nothing waits before the next (10 s, Karpenter's polling period); it waits less when
 	// a node may become a candidate or a disrupted node is gone (idleWait).
@@ -119,6 +123,9 @@ func (c Config) withDefaults() Config {
 	defaultDuration(&c.RegistrationTimeout, 15*time.Minute)
 	defaultDuration(&c.GCInterval, time.Minute)
 	defaultDuration(&c.GCGracePeriod, 30*time.Second)
+	if c.NominatePods == "" {
+		c.NominatePods = NominateOff
+	}
 	if c.MaxConcurrentLaunches == 0 {
 		c.MaxConcurrentLaunches = 10
 	}
@@ -172,6 +179,9 @@ func (c Config) validate() error {
 	}
 	if c.LeaderElectionName != "" && (c.LeaderElectionNamespace == "" || c.Identity == "") {
 		errs = append(errs, errors.New("LeaderElectionName needs LeaderElectionNamespace and Identity"))
+	}
+	if _, err := ParseNominatePolicy(string(c.NominatePods)); err != nil {
+		errs = append(errs, fmt.Errorf("NominatePods: %w", err))
 	}
 	if c.Upkeep.ImageVersions == nil && c.Cluster.KubernetesVersion == "" {
 		errs = append(errs, errors.New("Cluster.KubernetesVersion is required when Upkeep.ImageVersions is nil (no AKSNodeClass status to boot from)"))

@@ -25,6 +25,7 @@ type Controller struct {
 	state         *state
 	planned       *plannedPods
 	reserved      *reservedClaims
+	nominations   *podNominations
 	catalogues    *catalogueCache
 	versions      versionCache
 	repairNotes   repairNotes
@@ -61,6 +62,7 @@ func New(cfg Config) (*Controller, error) {
 		state:       newState(),
 		planned:     newPlannedPods(),
 		reserved:    newReservedClaims(),
+		nominations: newPodNominations(),
 		catalogues:  newCatalogueCache(cfg.Catalogue, cfg.Offerings),
 		launchSlots: make(chan struct{}, cfg.MaxConcurrentLaunches),
 	}

@@ -57,7 +57,7 @@ func newTestEnv(t *testing.T) *testEnv {
 		cfg: cfg, log: cfg.Logger, metrics: m, inf: inf,
 		batcher: NewBatcher(cfg.BatchIdle, cfg.BatchMax),
 		claimQ:  newQueue("nodeclaims"), nodeQ: newQueue("nodes"),
-		state: newState(), planned: newPlannedPods(), reserved: newReservedClaims(), catalogues: newCatalogueCache(cfg.Catalogue, cfg.Offerings),
+		state: newState(), planned: newPlannedPods(), reserved: newReservedClaims(), nominations: newPodNominations(), catalogues: newCatalogueCache(cfg.Catalogue, cfg.Offerings),
 		launchSlots: make(chan struct{}, cfg.MaxConcurrentLaunches),
 	}
 	t.Cleanup(func() {

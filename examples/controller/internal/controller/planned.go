@@ -64,6 +64,39 @@ func (p *plannedPods) record(target string, pods []string, at time.Time) {
 	}
 }
 
+// podsOn lists the pods ("namespace/name") planned on any of targets.
+func (p *plannedPods) podsOn(targets ...string) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for pod, r := range p.where {
+		if slices.Contains(targets, r.target) {
+			out = append(out, pod)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// targets returns a copy of what is planned where: pod ("namespace/name") -> target.
+func (p *plannedPods) targets() map[string]string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make(map[string]string, len(p.where))
+	for pod, r := range p.where {
+		out[pod] = r.target
+	}
+	return out
+}
+
+// targetOf is the target pod is planned on, if any.
+func (p *plannedPods) targetOf(pod string) (string, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r, ok := p.where[pod]
+	return r.target, ok
+}
+
 // recordPlan remembers the placements a plan made on existing nodes and in-flight claims (the
 // new claims are recorded as they are created, under their new names).
 func (p *plannedPods) recordPlan(plan *provisioner.Plan, at time.Time) {

@@ -71,6 +71,7 @@ func (c *Controller) provision(ctx context.Context) error {
 	}
 	c.nominate(plan, s.Now)
 	c.planned.recordPlan(plan, s.Now)
+	c.renominate(ctx)
 	c.debugPlacements(ctx, plan)
 	c.reportUnschedulable(ctx, plan, pods)
 	names, err := c.createClaims(ctx, s, plan.NodeClaims, "provisioning")

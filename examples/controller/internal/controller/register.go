@@ -62,6 +62,9 @@ func (c *Controller) awaitRegistration(ctx context.Context, nc *api.NodeClaim) (
 // the claim was reconciled) is initialized in the same writes: one Node update and one NodeClaim
 // status update instead of two of each.
 func (c *Controller) register(ctx context.Context, nc *api.NodeClaim, node *corev1.Node) error {
+	// Before the taint goes: its removal is what makes kube-scheduler try the planned pods again,
+	// and a nomination written after that try would be cleared by it (NominatePolicy).
+	c.nominateOnRegistration(ctx, nc, node)
 	initNow := false
 	err := c.updateNode(ctx, node.Name, func(n *corev1.Node) bool {
 		addFinalizer(n, api.TerminationFinalizer)

@@ -1,0 +1,249 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/provisioner"
+)
+
+// NominatePolicy says which pending pods the controller nominates (status.nominatedNodeName,
+// KEP-5278) to the node a plan put them on.
+//
+// Why: kube-scheduler does not follow the plan. Its LeastAllocated scoring spreads a burst over
+// every new node, so the pods a plan packed onto a node find it filled by others and wait for a
+// later NodeClaim (docs/benchmarks.md, issue 18). kube-scheduler v1.37 counts a nominated pod's
+// requests on its node against every pod of equal or lower priority and tries that node first
+// (the nominator; evaluateNominatedNode), but its preemption step clears a nomination at the
+// pod's next failed attempt (e2e TestSchedulerNomination). So the controller nominates a planned
+// pod only when the pod's node is about to take pods: at registration, before the
+// karpenter.sh/unregistered taint goes, whose removal is the event that makes kube-scheduler try
+// the pod again (e2e TestSchedulerNominationAtRegistration).
+type NominatePolicy string
+
+const (
+	// NominateOff writes no nominations (the default until measured otherwise).
+	NominateOff NominatePolicy = "off"
+	// NominateAll nominates every pending pod a plan put on the node: one pod status patch each.
+	NominateAll NominatePolicy = "all"
+	// NominateConstrained nominates only the pods hard to place elsewhere (constrained): required
+	// pod anti-affinity, a DoNotSchedule topology spread, or requests of at least a quarter of
+	// the node's allocatable cpu or memory. The small pods fill whatever room is left.
+	NominateConstrained NominatePolicy = "constrained"
+)
+
+// NominatePolicies lists the valid policies, for flag help and errors.
+var NominatePolicies = []NominatePolicy{NominateOff, NominateAll, NominateConstrained}
+
+// ParseNominatePolicy reads a policy name; "" is NominateOff.
+func ParseNominatePolicy(s string) (NominatePolicy, error) {
+	if s == "" {
+		return NominateOff, nil
+	}
+	for _, p := range NominatePolicies {
+		if string(p) == s {
+			return p, nil
+		}
+	}
+	names := make([]string, len(NominatePolicies))
+	for i, p := range NominatePolicies {
+		names[i] = string(p)
+	}
+	return "", fmt.Errorf("nominate pods policy %q: want one of %s", s, strings.Join(names, ", "))
+}
+
+// maxNominations bounds the nominations of one pod to one node: the registration's, and one more
+// when kube-scheduler cleared it (a failed attempt that raced the taint's removal). A pod that
+// fails again does not fit there, and the hold releases it (noRoom) to be planned afresh.
+const maxNominations = 2
+
+// nominateWorkers bounds the pod status patches in flight.
+const nominateWorkers = 16
+
+// podNominations counts the nominations written, per pod and node.
+type podNominations struct {
+	mu   sync.Mutex
+	sent map[string]int // by "namespace/name@node"
+}
+
+func newPodNominations() *podNominations { return &podNominations{sent: map[string]int{}} }
+
+// take reports whether pod may be nominated to node once more, and counts it if so.
+func (n *podNominations) take(pod, node string) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	key := pod + "@" + node
+	if n.sent[key] >= maxNominations {
+		return false
+	}
+	n.sent[key]++
+	return true
+}
+
+// forget drops the counts of pods no longer pending.
+func (n *podNominations) forget(keep func(pod string) bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for key := range n.sent {
+		if pod, _, _ := strings.Cut(key, "@"); !keep(pod) {
+			delete(n.sent, key)
+		}
+	}
+}
+
+// nominateOnRegistration nominates the pending pods planned on the claim or on its node to the
+// node. register calls it before the write that removes karpenter.sh/unregistered; a failed patch
+// is logged, not returned: the node registers either way.
+func (c *Controller) nominateOnRegistration(ctx context.Context, nc *api.NodeClaim, node *corev1.Node) {
+	if c.cfg.NominatePods == NominateOff {
+		return
+	}
+	keys := c.planned.podsOn(nc.Name, node.Name)
+	n, err := c.nominatePods(ctx, keys, node)
+	if err != nil {
+		c.log.Warn("nominating planned pods failed", "nodeClaim", nc.Name, "node", node.Name, "error", err)
+	}
+	if n > 0 {
+		c.log.Debug("nominated planned pods", "nodeClaim", nc.Name, "node", node.Name, "pods", n, "planned", len(keys))
+	}
+}
+
+// renominate nominates the held pods whose target is a registered node and who lack its
+// nomination: pods a plan put on an existing node, and pods whose nomination kube-scheduler
+// cleared (at most maxNominations per pod and node). The provisioning pass calls it.
+func (c *Controller) renominate(ctx context.Context) {
+	if c.cfg.NominatePods == NominateOff {
+		return
+	}
+	byNode := map[*corev1.Node][]string{}
+	for pod, target := range c.planned.targets() {
+		if node := c.registeredNode(target); node != nil {
+			byNode[node] = append(byNode[node], pod)
+		}
+	}
+	total := 0
+	var errs []error
+	for node, keys := range byNode {
+		n, err := c.nominatePods(ctx, keys, node)
+		total += n
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		c.log.Warn("nominating held pods failed", "error", err)
+	}
+	if total > 0 {
+		c.log.Debug("nominated held pods", "pods", total)
+	}
+	c.nominations.forget(func(pod string) bool { _, held := c.planned.targetOf(pod); return held })
+}
+
+// registeredNode is the node a planned target (a claim's or a node's name) stands for once
+// pods may land on it: registered, karpenter.sh/unregistered gone. Nil otherwise.
+func (c *Controller) registeredNode(target string) *corev1.Node {
+	name := target
+	if nc := c.claim(target); nc != nil {
+		if !claimRegistered(nc) || nc.Status.NodeName == "" {
+			return nil
+		}
+		name = nc.Status.NodeName
+	}
+	node := c.node(name)
+	if node == nil || node.DeletionTimestamp != nil || hasTaint(node.Spec.Taints, api.TaintKeyUnregistered) {
+		return nil
+	}
+	return node
+}
+
+// nominatePods patches status.nominatedNodeName = node on the pods of keys that are pending,
+// chosen by the policy, not nominated there already and not nominated too often; it returns
+// how many it patched. A pod gone or bound meanwhile is not an error.
+func (c *Controller) nominatePods(ctx context.Context, keys []string, node *corev1.Node) (int, error) {
+	var pods []*corev1.Pod
+	for _, key := range keys {
+		obj, ok, _ := c.inf.pods.GetStore().GetByKey(key)
+		pod, _ := obj.(*corev1.Pod)
+		if !ok || pod == nil || pod.Spec.NodeName != "" || pod.DeletionTimestamp != nil ||
+			pod.Status.NominatedNodeName == node.Name || !c.cfg.NominatePods.selects(pod, node) {
+			continue
+		}
+		if c.nominations.take(key, node.Name) {
+			pods = append(pods, pod)
+		}
+	}
+	errs := make([]error, len(pods))
+	var g errgroup.Group
+	g.SetLimit(nominateWorkers)
+	for i, pod := range pods {
+		g.Go(func() error {
+			errs[i] = c.patchNomination(ctx, pod, node.Name)
+			return nil
+		})
+	}
+	_ = g.Wait() // errors are kept per pod
+	return len(pods), errors.Join(errs...)
+}
+
+// patchNomination writes the pod's status.nominatedNodeName (pods/status, merge patch).
+func (c *Controller) patchNomination(ctx context.Context, pod *corev1.Pod, node string) error {
+	patch, err := json.Marshal(map[string]any{"status": map[string]any{"nominatedNodeName": node}})
+	if err != nil {
+		return fmt.Errorf("nominate pod %s/%s to %s: %w", pod.Namespace, pod.Name, node, err)
+	}
+	_, err = c.cfg.Kube.CoreV1().Pods(pod.Namespace).Patch(ctx, pod.Name, types.MergePatchType, patch,
+		metav1.PatchOptions{}, "status")
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("nominate pod %s/%s to %s: %w", pod.Namespace, pod.Name, node, err)
+	}
+	return nil
+}
+
+// selects reports whether the policy nominates pod to node.
+func (p NominatePolicy) selects(pod *corev1.Pod, node *corev1.Node) bool {
+	switch p {
+	case NominateAll:
+		return true
+	case NominateConstrained:
+		return constrained(pod, node)
+	}
+	return false
+}
+
+// constrained: pods that other pods' placement can strand. Required anti-affinity and a
+// DoNotSchedule spread exclude most nodes; a pod of a quarter of a node fits few of the holes
+// LeastAllocated leaves.
+func constrained(pod *corev1.Pod, node *corev1.Node) bool {
+	if a := pod.Spec.Affinity; a != nil && a.PodAntiAffinity != nil &&
+		len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0 {
+		return true
+	}
+	for _, tsc := range pod.Spec.TopologySpreadConstraints {
+		if tsc.WhenUnsatisfiable == corev1.DoNotSchedule {
+			return true
+		}
+	}
+	req := provisioner.PodRequests(pod)
+	for _, name := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+		alloc, ok := node.Status.Allocatable[name]
+		if !ok {
+			continue
+		}
+		if a := provisioner.QuantityValue(name, alloc); a > 0 && 4*req[name] >= a {
+			return true
+		}
+	}
+	return false
+}
