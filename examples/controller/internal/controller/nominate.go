@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
@@ -68,26 +69,40 @@ func ParseNominatePolicy(s string) (NominatePolicy, error) {
 // fails again does not fit there, and the hold releases it (noRoom) to be planned afresh.
 const maxNominations = 2
 
+// renominateAfter is how long after a nomination the same pod may be nominated to the same node
+// again: until the informer shows the patch, the pod still looks un-nominated, and a provisioning
+// pass or a second registration pass (the claim's reconcile runs again when the node's update
+// arrives) would write it twice.
+const renominateAfter = 3 * time.Second
+
 // nominateWorkers bounds the pod status patches in flight.
 const nominateWorkers = 16
 
 // podNominations counts the nominations written, per pod and node.
 type podNominations struct {
 	mu   sync.Mutex
-	sent map[string]int // by "namespace/name@node"
+	sent map[string]nominated // by "namespace/name@node"
 }
 
-func newPodNominations() *podNominations { return &podNominations{sent: map[string]int{}} }
+// nominated is how often a pod was nominated to a node, the last time when.
+type nominated struct {
+	count int
+	last  time.Time
+}
 
-// take reports whether pod may be nominated to node once more, and counts it if so.
-func (n *podNominations) take(pod, node string) bool {
+func newPodNominations() *podNominations { return &podNominations{sent: map[string]nominated{}} }
+
+// take reports whether pod may be nominated to node at now, having been so fewer than limit times
+// and not within renominateAfter, and counts it if so.
+func (n *podNominations) take(pod, node string, limit int, now time.Time) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	key := pod + "@" + node
-	if n.sent[key] >= maxNominations {
+	s := n.sent[key]
+	if s.count >= limit || (s.count > 0 && now.Sub(s.last) < renominateAfter) {
 		return false
 	}
-	n.sent[key]++
+	n.sent[key] = nominated{count: s.count + 1, last: now}
 	return true
 }
 
@@ -110,7 +125,7 @@ func (c *Controller) nominateOnRegistration(ctx context.Context, nc *api.NodeCla
 		return
 	}
 	keys := c.planned.podsOn(nc.Name, node.Name)
-	n, err := c.nominatePods(ctx, keys, node)
+	n, err := c.nominatePods(ctx, keys, node, 1)
 	if err != nil {
 		c.log.Warn("nominating planned pods failed", "nodeClaim", nc.Name, "node", node.Name, "error", err)
 	}
@@ -135,7 +150,7 @@ func (c *Controller) renominate(ctx context.Context) {
 	total := 0
 	var errs []error
 	for node, keys := range byNode {
-		n, err := c.nominatePods(ctx, keys, node)
+		n, err := c.nominatePods(ctx, keys, node, maxNominations)
 		total += n
 		errs = append(errs, err)
 	}
@@ -166,9 +181,11 @@ func (c *Controller) registeredNode(target string) *corev1.Node {
 }
 
 // nominatePods patches status.nominatedNodeName = node on the pods of keys that are pending,
-// chosen by the policy, not nominated there already and not nominated too often; it returns
-// how many it patched. A pod gone or bound meanwhile is not an error.
-func (c *Controller) nominatePods(ctx context.Context, keys []string, node *corev1.Node) (int, error) {
+// chosen by the policy, not nominated there already and nominated there fewer than limit times
+// (podNominations.take); it returns how many it patched. A pod gone or bound meanwhile is not an
+// error.
+func (c *Controller) nominatePods(ctx context.Context, keys []string, node *corev1.Node, limit int) (int, error) {
+	now := c.now()
 	var pods []*corev1.Pod
 	for _, key := range keys {
 		obj, ok, _ := c.inf.pods.GetStore().GetByKey(key)
@@ -177,7 +194,7 @@ func (c *Controller) nominatePods(ctx context.Context, keys []string, node *core
 			pod.Status.NominatedNodeName == node.Name || !c.cfg.NominatePods.selects(pod, node) {
 			continue
 		}
-		if c.nominations.take(key, node.Name) {
+		if c.nominations.take(key, node.Name, limit, now) {
 			pods = append(pods, pod)
 		}
 	}
