@@ -35,20 +35,33 @@ type ReadOptions struct {
 func Read(set *manifest.Set, pools []provisioner.NodePoolInput, opts ReadOptions) (Objects, error) {
 	out := Objects{NodeClaims: set.NodeClaims, NodeClasses: set.NodeClasses, NodePools: pools}
 	budget := &Budget{Max: opts.MaxPods}
-	var podsInOrder [][]*corev1.Pod // per object, so workloads' pods keep the manifest order
+	// Per object, its pods, so that workloads' pods keep the manifest order. A Pod object's pod is
+	// a slice of one array for all of them, not an allocation each (10,000 Pods are 10,000 objects).
+	podsInOrder := make([][]*corev1.Pod, 0, len(set.Objects))
+	single := make([]*corev1.Pod, 0, len(set.Objects))
 	var workloads []pendingWorkload
 	for _, obj := range set.Objects {
-		pods, w, err := out.add(obj, budget, opts.Owned)
+		pod, w, err := out.add(obj, budget, opts.Owned)
 		if err != nil {
 			return Objects{}, objectErr(obj, err)
 		}
 		if w != nil {
 			workloads = append(workloads, pendingWorkload{slot: len(podsInOrder), w: *w})
 		}
+		var pods []*corev1.Pod
+		if pod != nil {
+			single = append(single, pod)
+			pods = single[len(single)-1 : len(single) : len(single)]
+		}
 		podsInOrder = append(podsInOrder, pods)
 	}
+	total := len(single)
 	for _, pw := range workloads { // every workload fits the budget: now make the pods
 		podsInOrder[pw.slot] = pw.w.Pods()
+		total += len(podsInOrder[pw.slot])
+	}
+	if total > 0 {
+		out.Pods = make([]*corev1.Pod, 0, total)
 	}
 	for _, pods := range podsInOrder {
 		for _, pod := range pods {
@@ -68,14 +81,14 @@ type pendingWorkload struct {
 
 // add decodes one object into o; a Pod is returned, a workload is counted against budget and
 // returned for later expansion.
-func (o *Objects) add(obj manifest.Object, budget *Budget, owned bool) ([]*corev1.Pod, *Workload, error) {
+func (o *Objects) add(obj manifest.Object, budget *Budget, owned bool) (*corev1.Pod, *Workload, error) {
 	switch obj.Kind.Kind {
 	case "Pod":
 		pod, err := decode[corev1.Pod](obj, owned)
 		if err != nil {
 			return nil, nil, err
 		}
-		return []*corev1.Pod{pod}, nil, nil
+		return pod, nil, nil
 	case "Deployment", "ReplicaSet", "StatefulSet", "Job":
 		w, err := readWorkload(obj)
 		if err != nil {
