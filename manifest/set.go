@@ -8,6 +8,7 @@ import (
 	"reflect"
 	goruntime "runtime"
 	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -70,21 +71,41 @@ func (o Object) Decode(v any) error {
 // saves Decode's deep copy (about 3 µs per Pod).
 func (o Object) Typed() runtime.Object { return o.typed }
 
-// sortObjects returns objs sorted by compareObjects. It sorts small keys, not the objects: the
-// (apiVersion, kind, namespace) groups are ranked first (a few distinct ones, however many
-// objects), so most comparisons are an integer and a name, on a contiguous slice; then the
-// objects are placed once. Why: comparing 120-byte Objects through their four strings, in place
-// or through indices, was the largest sequential step of reading 10,000 Pods (6 ms).
+// sortObjects sorts objs by compareObjects, in place, and returns them. It sorts small keys, not the
+// objects: the (apiVersion, kind, namespace) groups are ranked first (a few distinct ones, however
+// many objects), so most comparisons are an integer and a name, on a contiguous slice; then each
+// object is moved once, along the cycles of the permutation. Why: comparing 120-byte Objects
+// through their four strings, in place or through indices, was the largest sequential step of
+// reading 10,000 Pods (6 ms), and placing them in a new slice was 1.2 MB of fresh memory.
 func sortObjects(objs []Object) []Object {
 	if slices.IsSortedFunc(objs, compareObjects) {
 		return objs
 	}
 	keys := sortKeys(objectKeys(objs))
-	sorted := make([]Object, len(objs))
-	for i, k := range keys {
-		sorted[i] = objs[k.index]
+	permute(objs, keys)
+	return objs
+}
+
+// permute moves objs[keys[i].index] to objs[i] for every i, following each cycle of the
+// permutation from its first position; a placed position's key index is set to -1.
+func permute(objs []Object, keys []objectKey) {
+	for start := range keys {
+		if keys[start].index < 0 {
+			continue
+		}
+		held := objs[start]
+		j := start
+		for {
+			from := int(keys[j].index)
+			keys[j].index = -1
+			if from == start {
+				objs[j] = held
+				break
+			}
+			objs[j] = objs[from]
+			j = from
+		}
 	}
-	return sorted
 }
 
 // parallelSortMin is the fewest keys sortKeys sorts in two halves at once: below it, starting a
@@ -119,11 +140,13 @@ func sortKeys(keys []objectKey) []objectKey {
 	return append(append(merged, a...), b...)
 }
 
+// compareKeys orders keys by group, then name. strings.Compare, not cmp.Compare: for strings the
+// latter compares twice (less, then greater) where the names differ.
 func compareKeys(a, b objectKey) int {
 	if a.group != b.group {
 		return cmp.Compare(a.group, b.group)
 	}
-	return cmp.Compare(a.name, b.name)
+	return strings.Compare(a.name, b.name)
 }
 
 // objectKey is an Object's place in the order: its group's rank, its name, and where it is.
@@ -132,12 +155,17 @@ type objectKey struct {
 	name         string
 }
 
-// objectKeys ranks the objects' (apiVersion, kind, namespace) groups and keys each object.
+// objectKeys ranks the objects' (apiVersion, kind, namespace) groups and keys each object. Objects
+// of one group mostly come in runs (a workload's pods), so an object whose group is the one before
+// it skips the lookup.
 func objectKeys(objs []Object) []objectKey {
 	type group struct{ apiVersion, kind, namespace string }
+	groupOf := func(o *Object) group { return group{o.Kind.APIVersion, o.Kind.Kind, o.Namespace} }
 	ranks := map[group]int32{}
-	for _, o := range objs {
-		ranks[group{o.Kind.APIVersion, o.Kind.Kind, o.Namespace}] = 0
+	for i := range objs {
+		if i == 0 || groupOf(&objs[i]) != groupOf(&objs[i-1]) {
+			ranks[groupOf(&objs[i])] = 0
+		}
 	}
 	groups := slices.SortedFunc(maps.Keys(ranks), func(a, b group) int {
 		return cmp.Or(cmp.Compare(a.apiVersion, b.apiVersion), cmp.Compare(a.kind, b.kind), cmp.Compare(a.namespace, b.namespace))
@@ -146,8 +174,13 @@ func objectKeys(objs []Object) []objectKey {
 		ranks[g] = int32(i)
 	}
 	keys := make([]objectKey, len(objs))
-	for i, o := range objs {
-		keys[i] = objectKey{group: ranks[group{o.Kind.APIVersion, o.Kind.Kind, o.Namespace}], index: int32(i), name: o.Name}
+	var last group
+	var rank int32
+	for i := range objs {
+		if g := groupOf(&objs[i]); i == 0 || g != last {
+			last, rank = g, ranks[g]
+		}
+		keys[i] = objectKey{group: rank, index: int32(i), name: objs[i].Name}
 	}
 	return keys
 }
@@ -158,16 +191,16 @@ func objectKeys(objs []Object) []objectKey {
 func compareObjects(a, b Object) int { return compareObjectPtrs(&a, &b) }
 
 func compareObjectPtrs(a, b *Object) int {
-	if c := cmp.Compare(a.Kind.APIVersion, b.Kind.APIVersion); c != 0 {
+	if c := strings.Compare(a.Kind.APIVersion, b.Kind.APIVersion); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.Kind.Kind, b.Kind.Kind); c != 0 {
+	if c := strings.Compare(a.Kind.Kind, b.Kind.Kind); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.Namespace, b.Namespace); c != 0 {
+	if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.Name, b.Name)
+	return strings.Compare(a.Name, b.Name)
 }
 
 // NodePool returns the NodePool of that name, or nil.
