@@ -93,3 +93,33 @@ func decodeWith(t *testing.T, procs int, input string) (*Set, error) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 	return Decode(bytes.NewReader([]byte(input)), "pods.yaml")
 }
+
+// TestChunkBounds: chunks cover every document once, in order; the first ones double from one
+// document up to the size the input gets (so that the walk starts at once), the rest have that size.
+func TestChunkBounds(t *testing.T) {
+	for _, tc := range []struct {
+		n, workers int
+		want       []int
+	}{
+		{0, 2, []int{0}},
+		{1, 2, []int{0, 1}},
+		{5, 2, []int{0, 1, 2, 3, 4, 5}},
+		{100, 2, []int{0, 1, 3, 7, 13, 19, 25, 31, 37, 43, 49, 55, 61, 67, 73, 79, 85, 91, 97, 100}},
+		{300, 1, []int{0, 1, 3, 7, 15, 31, 63, 100, 137, 174, 211, 248, 285, 300}},
+	} {
+		got := chunkBounds(tc.n, tc.workers)
+		if len(tc.want) > 0 {
+			assert.Equal(t, tc.want, got, "n=%d workers=%d", tc.n, tc.workers)
+		}
+		assert.Equal(t, 0, got[0])
+		assert.Equal(t, tc.n, got[len(got)-1])
+		size := max(1, min(64, tc.n/(8*tc.workers)))
+		for c := 1; c < len(got); c++ {
+			chunk := got[c] - got[c-1]
+			assert.Positive(t, chunk)
+			assert.LessOrEqual(t, chunk, min(size, 1<<(c-1)))
+		}
+	}
+	b := chunkBounds(10000, 2)
+	assert.Equal(t, []int{0, 1, 3, 7, 15, 31, 63, 127, 191}, b[:9], "10,000 documents: chunks of 1, 2, 4, ... 64")
+}
