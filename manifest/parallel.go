@@ -36,10 +36,11 @@ func (b *build) prepare(raws []rawDoc, source string, visit func(prepared)) {
 	bounds := chunkBounds(len(raws), workers)
 	chunks := len(bounds) - 1
 	if workers <= 1 || chunks <= 1 {
-		var slab podSlab
+		var w worker
 		for _, raw := range raws {
-			visit(b.prepareOne(raw, source, &slab))
+			visit(b.prepareOne(raw, source, &w))
 		}
+		w.flush(b)
 		return
 	}
 	out := make([]prepared, len(raws))
@@ -50,11 +51,12 @@ func (b *build) prepare(raws []rawDoc, source string, visit func(prepared)) {
 	var next atomic.Int64
 	for range min(workers, chunks) {
 		go func() {
-			var slab podSlab
+			var w worker
 			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
 				for i := bounds[c]; i < bounds[c+1]; i++ {
-					out[i] = b.prepareOne(raws[i], source, &slab)
+					out[i] = b.prepareOne(raws[i], source, &w)
 				}
+				w.flush(b)
 				close(done[c])
 			}
 		}()
@@ -107,9 +109,9 @@ func inParallel(n int, f func(i int)) {
 }
 
 // prepareOne converts one document; its Index is set by the build, which counts non-empty ones.
-func (b *build) prepareOne(raw rawDoc, source string, slab *podSlab) prepared {
+func (b *build) prepareOne(raw rawDoc, source string, w *worker) prepared {
 	if !raw.json && !b.noTemplates {
-		if p, ok := b.fromTemplate(raw, source, slab); ok {
+		if p, ok := b.fromTemplate(raw, source, w); ok {
 			return p
 		}
 	}

@@ -39,10 +39,11 @@ type templates struct {
 // giveUpAfter is how many lookups templates.worthIt waits for before judging the reuse rate.
 const giveUpAfter = 256
 
-// worthIt reports whether documents still share templates often enough to look them up.
-func (t *templates) worthIt() bool {
-	tried := t.tried.Load()
-	return tried < giveUpAfter || t.reused.Load()*8 >= tried
+// worthIt reports whether documents still share templates often enough to look them up, from the
+// build's counts and those w has not added to them yet.
+func (t *templates) worthIt(w *worker) bool {
+	tried := t.tried.Load() + w.tried
+	return tried < giveUpAfter || (t.reused.Load()+w.reused)*8 >= tried
 }
 
 // template is the rest of a document (its text without the metadata block), converted and decoded.
@@ -122,8 +123,8 @@ func (t *templates) put(h uint64, tpl *template) bool {
 //     block do and the rest has no second "metadata" key, to the union of both (keys sorted);
 //   - a strict decode fills each top-level field from its own key, and every kept kind's
 //     "metadata" is its ObjectMeta; the pod-resource check reads only the spec.
-func (b *build) fromTemplate(raw rawDoc, source string, slab *podSlab) (prepared, bool) {
-	if !b.templates.worthIt() {
+func (b *build) fromTemplate(raw rawDoc, source string, w *worker) (prepared, bool) {
+	if !b.templates.worthIt(w) {
 		return prepared{}, false
 	}
 	start, end, ok := metadataBlock(raw.data)
@@ -132,24 +133,31 @@ func (b *build) fromTemplate(raw rawDoc, source string, slab *podSlab) (prepared
 	}
 	key := restKey{head: raw.data[:start], tail: raw.data[end:]}
 	h := key.hash()
-	tpl := b.templates.get(key, h)
+	tpl := w.lookup(key, h)
+	if tpl == nil {
+		if tpl = b.templates.get(key, h); tpl != nil {
+			w.remember(h, tpl)
+		}
+	}
 	shared := tpl != nil
-	b.templates.tried.Add(1)
+	w.tried++
 	if shared {
-		b.templates.reused.Add(1)
+		w.reused++
 	} else {
 		tpl = b.newTemplate(slices.Concat(key.head, key.tail))
-		shared = b.templates.put(h, tpl)
+		if shared = b.templates.put(h, tpl); shared {
+			w.remember(h, tpl)
+		}
 	}
 	if !tpl.ok {
 		return prepared{}, false
 	}
-	doc, ok := tpl.document(raw.data[start:end], shared, b.share, slab)
+	doc, ok := tpl.document(raw.data[start:end], shared, b.share, &w.slab)
 	if !ok {
 		return prepared{}, false
 	}
 	doc.Source, doc.Line = source, raw.line
-	b.templated.Add(1)
+	w.templated++
 	return prepared{doc: doc}, true
 }
 
