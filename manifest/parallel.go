@@ -58,6 +58,10 @@ func (b *build) prepare(raws []rawDoc, source string, visit func(prepared)) {
 				}
 				w.flush(b)
 				close(done[c])
+				// Let the walk run now: it is ready (the close above), but with every P running a
+				// worker, which never blocks, it would wait for the scheduler's preemption (10 ms),
+				// and so would what the walk starts, such as napkit plan's catalogue.
+				runtime.Gosched()
 			}
 		}()
 	}
