@@ -35,10 +35,7 @@ type ReadOptions struct {
 func Read(set *manifest.Set, pools []provisioner.NodePoolInput, opts ReadOptions) (Objects, error) {
 	out := Objects{NodeClaims: set.NodeClaims, NodeClasses: set.NodeClasses, NodePools: pools}
 	budget := &Budget{Max: opts.MaxPods}
-	// Per object, its pods, so that workloads' pods keep the manifest order. A Pod object's pod is
-	// a slice of one array for all of them, not an allocation each (10,000 Pods are 10,000 objects).
-	podsInOrder := make([][]*corev1.Pod, 0, len(set.Objects))
-	single := make([]*corev1.Pod, 0, len(set.Objects))
+	pods := make([]*corev1.Pod, 0, len(set.Objects)) // the Pod objects' pods, in order
 	var workloads []pendingWorkload
 	for _, obj := range set.Objects {
 		pod, w, err := out.add(obj, budget, opts.Owned)
@@ -46,37 +43,51 @@ func Read(set *manifest.Set, pools []provisioner.NodePoolInput, opts ReadOptions
 			return Objects{}, objectErr(obj, err)
 		}
 		if w != nil {
-			workloads = append(workloads, pendingWorkload{slot: len(podsInOrder), w: *w})
+			workloads = append(workloads, pendingWorkload{at: len(pods), w: *w})
 		}
-		var pods []*corev1.Pod
 		if pod != nil {
-			single = append(single, pod)
-			pods = single[len(single)-1 : len(single) : len(single)]
+			pods = append(pods, pod)
 		}
-		podsInOrder = append(podsInOrder, pods)
 	}
-	total := len(single)
-	for _, pw := range workloads { // every workload fits the budget: now make the pods
-		podsInOrder[pw.slot] = pw.w.Pods()
-		total += len(podsInOrder[pw.slot])
-	}
-	if total > 0 {
-		out.Pods = make([]*corev1.Pod, 0, total)
-	}
-	for _, pods := range podsInOrder {
-		for _, pod := range pods {
-			if pod.Namespace == "" {
-				pod.Namespace = metav1.NamespaceDefault
-			}
-			out.Pods = append(out.Pods, pod)
+	out.Pods = withWorkloadPods(pods, workloads)
+	for _, pod := range out.Pods {
+		if pod.Namespace == "" {
+			pod.Namespace = metav1.NamespaceDefault
 		}
+	}
+	if len(out.Pods) == 0 {
+		out.Pods = nil
 	}
 	return out, nil
 }
 
+// pendingWorkload is a workload read and counted, whose pods go before the Pod object at
+// index at of the Pod objects' pods (so that every pod keeps its place in the manifests).
 type pendingWorkload struct {
-	slot int
-	w    Workload
+	at int
+	w  Workload
+}
+
+// withWorkloadPods makes every workload's pods, once all of them fit the budget, and places them
+// among the Pod objects' pods where the workload was; with no workload, pods are returned as they
+// are (10,000 Pod objects are one list, not 10,000 lists copied into one).
+func withWorkloadPods(pods []*corev1.Pod, workloads []pendingWorkload) []*corev1.Pod {
+	if len(workloads) == 0 {
+		return pods
+	}
+	made := make([][]*corev1.Pod, len(workloads))
+	total := len(pods)
+	for i, pw := range workloads {
+		made[i] = pw.w.Pods()
+		total += len(made[i])
+	}
+	out := make([]*corev1.Pod, 0, total)
+	next := 0
+	for i, pw := range workloads {
+		out = append(append(out, pods[next:pw.at]...), made[i]...)
+		next = pw.at
+	}
+	return append(out, pods[next:]...)
 }
 
 // add decodes one object into o; a Pod is returned, a workload is counted against budget and
