@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"testing"
 
@@ -31,6 +32,12 @@ func TestRelaxGCWhileReading(t *testing.T) {
 			assert.Equal(t, 150, currentGCPercent())
 		})
 	}
+}
+
+func gcCycles() uint32 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.NumGC
 }
 
 func currentGCPercent() int {
@@ -72,6 +79,7 @@ func TestPauseGCWhileDecoding(t *testing.T) {
 			}
 			defer debug.SetGCPercent(debug.SetGCPercent(percent))
 			defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+			runtime.GC() // no cycle under way: the count below is the pause's own
 			resume := pauseGCWhileDecoding(tt.files)
 			if tt.wantLimit == 0 {
 				assert.Equal(t, percent, currentGCPercent())
@@ -80,9 +88,13 @@ func TestPauseGCWhileDecoding(t *testing.T) {
 				assert.Equal(t, -1, currentGCPercent(), "collector off")
 				assert.Equal(t, tt.wantLimit, debug.SetMemoryLimit(-1))
 			}
-			resume()
+			cycles := gcCycles()
+			resume()()
 			assert.Equal(t, percent, currentGCPercent())
 			assert.Equal(t, limit, debug.SetMemoryLimit(-1))
+			if tt.wantLimit != 0 {
+				assert.Equal(t, cycles+1, gcCycles(), "one cycle collects the decoding's garbage before collected returns")
+			}
 		})
 	}
 }

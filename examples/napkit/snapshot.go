@@ -29,7 +29,8 @@ func (f *snapshotFlags) validate() error {
 }
 
 // readSnapshot reads the manifests and takes their snapshot at now(), asked once the manifests are
-// read, with the collector relaxed meanwhile (relaxGCWhileReading). Pods of one shape share their
+// read, with the collector relaxed meanwhile (relaxGCWhileReading), off while the files are decoded
+// and their garbage collected beside the snapshot (pauseGCWhileDecoding). Pods of one shape share their
 // decoded spec (manifest.Decoder.ShareTemplates), which saves a deep copy per pod: the set is
 // handed to snapshot.Read, and neither it nor the planners write to a pod (snapshot's
 // TestSharedPodSpecsStayUnchanged). The first node class's catalogue is built while the rest is read
@@ -39,7 +40,8 @@ func readSnapshot(cat *catalogueFlags, f snapshotFlags, files manifestFiles, std
 	defer relaxGCWhileReading()()
 	resume := pauseGCWhileDecoding(files)
 	set, err := files.decode(&manifest.Decoder{Stdin: stdin, ShareTemplates: true, NodeClassRead: cat.buildEarly}, stderr)
-	resume()
+	collected := resume()
+	defer collected()
 	if err != nil {
 		return nil, nil, err
 	}
