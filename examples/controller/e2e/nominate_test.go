@@ -27,10 +27,10 @@ import (
 // runs the DefaultPreemption PostFilter, and when preemption finds no candidate it returns an
 // empty nomination that clears the field (pkg/scheduler/framework/preemption/preemption.go,
 // "Specify nominatedNodeName to clear the pod's nominatedNodeName status"). Only a pod that may
-// not preempt (preemptionPolicy Never) skips that path and keeps it. The controller therefore
-// does not nominate: it keeps the pods a plan put on an in-flight NodeClaim counted against that
-// claim itself (internal/controller/planned.go). If this test starts failing
-// on a newer kube-scheduler because the nomination survives, nominating becomes an option.
+// not preempt (preemptionPolicy Never) skips that path and keeps it. So the controller never
+// nominates a pod to a NodeClaim in flight (it holds such pods itself, internal/controller/
+// planned.go); with --nominate-pods it nominates a planned pod only as its node registers, right
+// before the taint whose removal triggers the pod's next attempt (TestSchedulerNominationAtRegistration).
 func TestSchedulerNomination(t *testing.T) {
 	c := startCluster(t, "apiserver,scheduler")
 	kube := c.kube

@@ -24,7 +24,8 @@ import (
 // does not do this; it re-plans every pending pod each batch. kube-scheduler's own answer,
 // a status.nominatedNodeName set by the autoscaler (KEP-5278), is cleared by kube-scheduler
 // v1.37's preemption step at the pod's next failed attempt (the e2e TestSchedulerNomination
-// shows it), so the controller holds the plan itself.
+// shows it), so the controller holds the plan itself while the node is coming, and nominates
+// only as it registers (Config.NominatePods, NominatePolicy).
 //
 // A pod stays held while its target is coming: a claim in flight, or a node that is registered
 // but not initialized, and for a grace period (Config.PlannedPodGrace) after the node initialized
