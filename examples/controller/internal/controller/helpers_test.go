@@ -40,7 +40,7 @@ type testEnv struct {
 	dyn  *dynamicfake.FakeDynamicClient
 }
 
-func newTestEnv(t *testing.T) *testEnv {
+func newTestEnv(t testing.TB) *testEnv {
 	t.Helper()
 	kube := kubefake.NewClientset()
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), ListKinds())
@@ -116,7 +116,7 @@ func (e *testEnv) storedNode(t *testing.T, name string) *corev1.Node {
 	return node
 }
 
-func deepCopyClaim(t *testing.T, nc *api.NodeClaim) *api.NodeClaim {
+func deepCopyClaim(t testing.TB, nc *api.NodeClaim) *api.NodeClaim {
 	t.Helper()
 	cp := *nc // TypeMeta is a value: setting it leaves nc alone
 	claimTypeMeta(&cp)

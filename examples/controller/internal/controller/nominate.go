@@ -141,15 +141,18 @@ func (c *Controller) renominate(ctx context.Context) {
 	if c.cfg.NominatePods == NominateOff {
 		return
 	}
-	byNode := map[*corev1.Node][]string{}
+	byTarget := map[string][]string{}
 	for pod, target := range c.planned.targets() {
-		if node := c.registeredNode(target); node != nil {
-			byNode[node] = append(byNode[node], pod)
-		}
+		byTarget[target] = append(byTarget[target], pod)
 	}
+	registered := c.registeredNodes()
 	total := 0
 	var errs []error
-	for node, keys := range byNode {
+	for target, keys := range byTarget {
+		node := registered[target]
+		if node == nil {
+			continue
+		}
 		n, err := c.nominatePods(ctx, keys, node, maxNominations)
 		total += n
 		errs = append(errs, err)
@@ -163,21 +166,25 @@ func (c *Controller) renominate(ctx context.Context) {
 	c.nominations.forget(func(pod string) bool { _, held := c.planned.targetOf(pod); return held })
 }
 
-// registeredNode is the node a planned target (a claim's or a node's name) stands for once
-// pods may land on it: registered, karpenter.sh/unregistered gone. Nil otherwise.
-func (c *Controller) registeredNode(target string) *corev1.Node {
-	name := target
-	if nc := c.claim(target); nc != nil {
-		if !claimRegistered(nc) || nc.Status.NodeName == "" {
-			return nil
+// registeredNodes indexes the nodes pods may land on (registered, karpenter.sh/unregistered gone,
+// not deleting) by their name and by their NodeClaim's (the owner registration sets), the two
+// names a plan's target has. From the typed node cache: resolving each target through its
+// NodeClaim would decode one claim per target each pass (BenchmarkRenominate).
+func (c *Controller) registeredNodes() map[string]*corev1.Node {
+	out := map[string]*corev1.Node{}
+	for _, node := range typed[corev1.Node](c.inf.nodes.GetStore().List()) {
+		if node.Labels[api.LabelNodeRegistered] != "true" || node.DeletionTimestamp != nil ||
+			hasTaint(node.Spec.Taints, api.TaintKeyUnregistered) {
+			continue
 		}
-		name = nc.Status.NodeName
+		out[node.Name] = node
+		for _, owner := range node.OwnerReferences {
+			if owner.Kind == api.KindNodeClaim {
+				out[owner.Name] = node
+			}
+		}
 	}
-	node := c.node(name)
-	if node == nil || node.DeletionTimestamp != nil || hasTaint(node.Spec.Taints, api.TaintKeyUnregistered) {
-		return nil
-	}
-	return node
+	return out
 }
 
 // nominatePods patches status.nominatedNodeName = node on the pods of keys that are pending,

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -33,6 +34,13 @@ func requesting(cpu, memory string) podOpt {
 	return func(p *corev1.Pod) {
 		p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: "c", Resources: corev1.ResourceRequirements{
 			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(memory)}}})
+	}
+}
+// registeredFor marks the node registered by claim, as register does (label, owner).
+func registeredFor(claim string) nodeOpt {
+	return func(n *corev1.Node) {
+		n.Labels[api.LabelNodeRegistered] = "true"
+		n.OwnerReferences = []metav1.OwnerReference{{APIVersion: api.KarpenterVersion, Kind: api.KindNodeClaim, Name: claim}}
 	}
 }
 func allocatable(cpu, memory string) nodeOpt {
@@ -139,17 +147,19 @@ func TestRenominate(t *testing.T) {
 	now := testNow
 	e.c.cfg.Clock = func() time.Time { return now }
 	const otherID = "azure:///subscriptions/sub/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/aks-default-3"
-	e.addNode(t, newNode("aks-default-1", testProviderID, isReady()),
-		newNode("aks-default-3", otherID, isReady(), tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute)))
+	e.addNode(t, newNode("aks-default-1", testProviderID, isReady(), registeredFor("default-1")),
+		newNode("aks-default-3", otherID, isReady(), tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute)),
+		newNode("aks-default-4", "", isReady(), registeredFor("default-4"), nodeDeleting()))
 	up := testClaim("default-1", "default", testProviderID, launched(), registered())
 	up.Status.NodeName = "aks-default-1"
 	e.addClaim(t, up, testClaim("default-2", "default", "", launched()), testClaim("default-3", "default", otherID, launched()))
 	e.storePod(t, newPod("cleared", pending()), newPod("onNode", pending()), newPod("inFlight", pending()),
-		newPod("unregistered", pending()), newPod("kept", pending(), nominatedTo("aks-default-1")))
+		newPod("unregistered", pending()), newPod("kept", pending(), nominatedTo("aks-default-1")), newPod("deleting", pending()))
 	e.c.planned.record("default-1", []string{"default/cleared", "default/kept"}, testNow)
 	e.c.planned.record("aks-default-1", []string{"default/onNode"}, testNow)
 	e.c.planned.record("default-2", []string{"default/inFlight"}, testNow)
 	e.c.planned.record("default-3", []string{"default/unregistered"}, testNow)
+	e.c.planned.record("aks-default-4", []string{"default/deleting"}, testNow)
 
 	// The informer keeps showing both un-nominated (kube-scheduler cleared them, or the patch is
 	// not seen yet).
@@ -170,6 +180,7 @@ func TestRenominate(t *testing.T) {
 	assert.Equal(t, "aks-default-1", storedNomination(t, e, "cleared"))
 	assert.Empty(t, storedNomination(t, e, "inFlight"))
 	assert.Empty(t, storedNomination(t, e, "unregistered"))
+	assert.Empty(t, storedNomination(t, e, "deleting"))
 
 	// Once the pod is planned afresh (its record gone), its count is forgotten.
 	e.c.planned.mu.Lock()
@@ -240,5 +251,68 @@ func TestParseNominatePolicy(t *testing.T) {
 		}
 		require.NoError(t, err)
 		assert.Equal(t, tt.want, got)
+	}
+}
+
+// nominationBench is 10,000 pending pods planned 10 each on 1,000 NodeClaims, half of them
+// registered (their pods already nominated there, as after their registration), for the cost of
+// finding what to nominate (no patch is written).
+func nominationBench(b *testing.B) (*testEnv, *api.NodeClaim, *corev1.Node) {
+	e := newTestEnv(b)
+	e.c.cfg.NominatePods = NominateAll
+	var lastClaim *api.NodeClaim
+	var lastNode *corev1.Node
+	for i := range 1000 {
+		name := fmt.Sprintf("default-%d", i)
+		nodeName := "aks-" + name
+		opts := []claimOpt{launched()}
+		if i%2 == 1 {
+			opts = append(opts, registered())
+			node := newNode(nodeName, pid(name), isReady(), allocatable("16", "64Gi"), registeredFor(name))
+			require.NoError(b, e.c.inf.nodes.GetIndexer().Add(node))
+			lastNode = node
+		}
+		nc := testClaim(name, "default", pid(name), opts...)
+		nc.Status.NodeName = nodeName
+		u, err := ToUnstructured(deepCopyClaim(b, nc))
+		require.NoError(b, err)
+		require.NoError(b, e.c.inf.claims.GetIndexer().Add(u))
+		var planned []string
+		for j := range 10 {
+			opts := []podOpt{pending()}
+			if i%2 == 1 {
+				opts = append(opts, nominatedTo(nodeName))
+			}
+			pod := newPod(fmt.Sprintf("web-%d-%d", i, j), opts...)
+			require.NoError(b, e.c.inf.pods.GetIndexer().Add(pod))
+			planned = append(planned, "default/"+pod.Name)
+		}
+		e.c.planned.record(name, planned, testNow)
+		if i%2 == 1 {
+			lastClaim = nc
+		}
+	}
+	return e, lastClaim, lastNode
+}
+
+// BenchmarkRenominate is one provisioning pass's look for held pods to nominate.
+func BenchmarkRenominate(b *testing.B) {
+	e, _, _ := nominationBench(b)
+	for b.Loop() {
+		e.c.renominate(context.Background())
+	}
+	if n := len(e.kube.Actions()); n != 0 {
+		b.Fatalf("%d API requests, want none", n)
+	}
+}
+
+// BenchmarkNominateOnRegistration is one registration's look for its planned pods.
+func BenchmarkNominateOnRegistration(b *testing.B) {
+	e, nc, node := nominationBench(b)
+	for b.Loop() {
+		e.c.nominateOnRegistration(context.Background(), nc, node)
+	}
+	if n := len(e.kube.Actions()); n != 0 {
+		b.Fatalf("%d API requests, want none", n)
 	}
 }
