@@ -36,6 +36,7 @@ func requesting(cpu, memory string) podOpt {
 			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(memory)}}})
 	}
 }
+
 // registeredFor marks the node registered by claim, as register does (label, owner).
 func registeredFor(claim string) nodeOpt {
 	return func(n *corev1.Node) {
