@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -64,14 +63,19 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 const compactOptions = 10
 
 // writeCompactPlan writes plan as one line of JSON with short launch lists; 10,000 pods give a few
-// MB instead of tens.
+// hundred KB instead of tens of MB. The bytes are json.Encoder's (appendPlanJSON).
 func writeCompactPlan(w io.Writer, plan *provisioner.Plan) error {
 	for i := range plan.NodeClaims {
 		if opts := plan.NodeClaims[i].InstanceTypeOptions; len(opts) > compactOptions {
 			plan.NodeClaims[i].InstanceTypeOptions = opts[:compactOptions:compactOptions]
 		}
 	}
-	return json.NewEncoder(w).Encode(plan)
+	data, err := appendPlanJSON(make([]byte, 0, compactSizeHint(plan)), plan)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
 }
 
 func podsByName(pods []*corev1.Pod) map[string]*corev1.Pod {
