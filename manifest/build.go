@@ -22,6 +22,7 @@ type build struct {
 	templated   atomic.Int64            // documents read through a template, which tests count
 	set         *Set
 	seen        claims // object identity → where it was first defined
+	positions   positionArena
 	errs        []error
 	read        int        // documents handed to a DecodeFunc
 	lastKind    Kind       // the kind decodeFunc found last
@@ -57,7 +58,11 @@ func (b *build) source(data []byte, source string) int {
 		case p.header != nil:
 			b.errs = append(b.errs, p.doc.wrap(p.header))
 		default:
+			// Positions from the arena only during the walk: a DecodeFunc may keep the
+			// document, and the arena is the walk's alone.
+			p.doc.positions = &b.positions
 			b.decode(p.doc)
+			p.doc.positions = nil
 		}
 	})
 	return index
