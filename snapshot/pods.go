@@ -12,6 +12,10 @@ import (
 // the objects lack, one issue per such Node, sorted by its name.
 func (t *taker) bindPods() {
 	t.bound = map[string][]*corev1.Pod{}
+	// Room for every pod at once: `napkit plan` takes its snapshot while the collector marks the
+	// manifests' garbage, and each regrowth of a slice of pointers then copies it through write
+	// barriers (10,000 pending pods: a fifth of Take).
+	t.Pending = make([]*corev1.Pod, 0, len(t.objects.Pods))
 	for _, pod := range t.objects.Pods {
 		switch {
 		case pod.Spec.NodeName != "":
@@ -19,6 +23,9 @@ func (t *taker) bindPods() {
 		case t.opts.PendingRule.Pending(pod):
 			t.Pending = append(t.Pending, pod)
 		}
+	}
+	if len(t.Pending) == 0 {
+		t.Pending = nil // as before: no pending pods is a nil list
 	}
 	known := make(map[string]bool, len(t.objects.Nodes))
 	for _, n := range t.objects.Nodes {
