@@ -8,9 +8,11 @@ import (
 )
 
 // TestClaims: an object is a duplicate only of one with the same kind, namespace and name, however
-// many objects of that name were claimed before, and the first definition is the one reported.
+// many objects of that name were claimed before, and the first definition is the one reported, with
+// its source.
 func TestClaims(t *testing.T) {
-	at := func(line int) place { return place{source: "a.yaml", index: line, line: line} }
+	sources := []string{"a.yaml", "b.yaml", "a.yaml", "c.yaml"} // runs and returns, as files of a directory may not
+	at := func(line int) place { return place{source: sources[line%len(sources)], index: line, line: 3 * line, item: line % 2} }
 	before := []objectID{
 		{"Pod", "default", "web"},
 		{"Pod", "other", "web"},
