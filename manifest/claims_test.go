@@ -12,7 +12,9 @@ import (
 // its source.
 func TestClaims(t *testing.T) {
 	sources := []string{"a.yaml", "b.yaml", "a.yaml", "c.yaml"} // runs and returns, as files of a directory may not
-	at := func(line int) place { return place{source: sources[line%len(sources)], index: line, line: 3 * line, item: line % 2} }
+	at := func(line int) place {
+		return place{source: sources[line%len(sources)], index: line, line: 3 * line, item: line % 2}
+	}
 	before := []objectID{
 		{"Pod", "default", "web"},
 		{"Pod", "other", "web"},
