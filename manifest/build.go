@@ -21,7 +21,7 @@ type build struct {
 	nodeClass   func(*api.AKSNodeClass) // Decoder.NodeClassRead
 	templated   atomic.Int64            // documents read through a template, which tests count
 	set         *Set
-	seen        claims // object identity → where it was first defined
+	seen        map[objectID]place // object identity → where it was first defined
 	positions   positionArena
 	errs        []error
 	read        int        // documents handed to a DecodeFunc
@@ -35,7 +35,7 @@ func (d *Decoder) newBuild() *build {
 		kinds = DefaultKinds()
 	}
 	return &build{kinds: kinds, keep: keepKinds(kinds), noTemplates: d.noTemplates, share: d.ShareTemplates,
-		nodeClass: d.NodeClassRead, set: &Set{}}
+		nodeClass: d.NodeClassRead, set: &Set{}, seen: map[objectID]place{}}
 }
 
 // source reads every document of one input. Empty documents are not counted, so "document 1" is
@@ -45,7 +45,9 @@ func (b *build) source(data []byte, source string) int {
 	raws := splitDocuments(data)
 	// Most documents of a large input are kept objects: size the Set and the names for them at once.
 	b.set.Objects = slices.Grow(b.set.Objects, len(raws))
-	b.seen.grow(len(raws))
+	if len(b.seen) == 0 {
+		b.seen = make(map[objectID]place, len(raws))
+	}
 	b.prepare(raws, source, func(p prepared) {
 		if p.doc == nil {
 			return
@@ -164,11 +166,15 @@ func (b *build) claim(doc *Document) error {
 		return nil // typed kinds reject a missing name in Validate
 	}
 	id := objectID{kind: doc.Kind.Kind, namespace: doc.Namespace, name: doc.Name}
-	if first, dup := b.seen.claim(id, place{source: doc.Source, index: doc.Index, line: doc.Line, item: doc.Item}); dup {
+	if first, dup := b.seen[id]; dup {
 		return decodeErr("%s is defined twice; first at %s", doc.Object(), first.position())
 	}
+	b.seen[id] = place{source: doc.Source, index: doc.Index, line: doc.Line, item: doc.Item}
 	return nil
 }
+
+// objectID is what claim keeps apart: a kind, a namespace and a name.
+type objectID struct{ kind, namespace, name string }
 
 // place is where a document was read; its position is rendered only for a duplicate's message,
 // which saves a string per document.
