@@ -1,6 +1,7 @@
 package instancetype
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,4 +101,16 @@ func TestReadCompactErrors(t *testing.T) {
 			assert.ErrorContains(t, err, tt.want)
 		})
 	}
+}
+
+// TestReadCompactLastNewline: a compact catalogue whose last row has no newline reads the same
+// (readCompact sizes its array of SKUs from the rows it counts).
+func TestReadCompactLastNewline(t *testing.T) {
+	data, err := azuredata.CompactCatalog("eastus")
+	require.NoError(t, err)
+	want, err := readCompact(data)
+	require.NoError(t, err)
+	got, err := readCompact(bytes.TrimSuffix(data, []byte("\n")))
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
 }
