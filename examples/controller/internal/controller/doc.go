@@ -3,5 +3,8 @@
 // consolidation, drift and expiration commands are executed through the termination finalizer. A
 // command's drain evicts in the order its plan lists the moves and waits on each pod's
 // PodDisruptionBudget rather than run into a refusal; a refusal all the same is recorded on the
-// NodeClaim and holds back the commands touching that PDB (pdbgate.go).
+// NodeClaim and holds back the commands touching that PDB (pdbgate.go). Pending pods a plan put on
+// a NodeClaim or node still coming are held there (planned.go) and, with Config.NominatePods, get
+// that node as status.nominatedNodeName as it registers, so kube-scheduler binds them as planned
+// (nominate.go).
 package controller
