@@ -21,6 +21,11 @@ func (c *Controller) idleWait(ctx context.Context, wake time.Time) bool {
 	if !wake.IsZero() {
 		d = min(d, max(wake.Sub(c.now()), c.cfg.DisruptionInterval/10))
 	}
+	why := "interval"
+	if d < c.cfg.DisruptionInterval {
+		why = "candidate due"
+	}
+	began := time.Now()
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -28,7 +33,10 @@ func (c *Controller) idleWait(ctx context.Context, wake time.Time) bool {
 		return false
 	case <-t.C:
 	case <-c.state.freed:
+		why = "disrupted node gone"
 	}
+	// The loop's timeline at debug level: how long passes that found nothing cost (docs/benchmarks.md).
+	c.log.Debug("disruption loop idle", "woke", why, "waitedMillis", time.Since(began).Milliseconds())
 	return true
 }
 
