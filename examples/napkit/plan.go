@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -63,19 +64,14 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 const compactOptions = 10
 
 // writeCompactPlan writes plan as one line of JSON with short launch lists; 10,000 pods give a few
-// hundred KB instead of tens of MB. The bytes are json.Encoder's (appendPlanJSON).
+// MB instead of tens.
 func writeCompactPlan(w io.Writer, plan *provisioner.Plan) error {
 	for i := range plan.NodeClaims {
 		if opts := plan.NodeClaims[i].InstanceTypeOptions; len(opts) > compactOptions {
 			plan.NodeClaims[i].InstanceTypeOptions = opts[:compactOptions:compactOptions]
 		}
 	}
-	data, err := appendPlanJSON(make([]byte, 0, compactSizeHint(plan)), plan)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(data, '\n'))
-	return err
+	return json.NewEncoder(w).Encode(plan)
 }
 
 func podsByName(pods []*corev1.Pod) map[string]*corev1.Pod {
