@@ -40,6 +40,7 @@ func TestSchedulerNominationAtRegistration(t *testing.T) {
 		createPod(t, kube, probePod(name, "1", zone, false))
 		waitUnschedulable(t, kube, name)
 	}
+	waitSchedulerQueuesIdle(t, c)
 	for _, name := range []string{"p1", "p2", "p3", "p4"} {
 		nominate(t, kube, name, "reg-small")
 	}
@@ -69,6 +70,7 @@ func TestSchedulerNominationAtRegistration(t *testing.T) {
 		createPod(t, kube, r)
 		waitUnschedulable(t, kube, name)
 	}
+	waitSchedulerQueuesIdle(t, c)
 	nominate(t, kube, "r1", "reg-small2")
 	nominate(t, kube, "r2", "reg-small2")
 	zero := int64(0)
