@@ -44,21 +44,24 @@ const (
 	NominateConstrained NominatePolicy = "constrained"
 )
 
-// NominatePolicies lists the valid policies, for flag help and errors.
-var NominatePolicies = []NominatePolicy{NominateOff, NominateAll, NominateConstrained}
+// nominatePolicies lists the valid policies, for errors (a function, so no caller can change the list).
+func nominatePolicies() []NominatePolicy {
+	return []NominatePolicy{NominateOff, NominateAll, NominateConstrained}
+}
 
 // ParseNominatePolicy reads a policy name; "" is NominateOff.
 func ParseNominatePolicy(s string) (NominatePolicy, error) {
 	if s == "" {
 		return NominateOff, nil
 	}
-	for _, p := range NominatePolicies {
+	policies := nominatePolicies()
+	for _, p := range policies {
 		if string(p) == s {
 			return p, nil
 		}
 	}
-	names := make([]string, len(NominatePolicies))
-	for i, p := range NominatePolicies {
+	names := make([]string, len(policies))
+	for i, p := range policies {
 		names[i] = string(p)
 	}
 	return "", fmt.Errorf("nominate pods policy %q: want one of %s", s, strings.Join(names, ", "))
