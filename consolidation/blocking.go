@@ -58,7 +58,8 @@ func newPDBIndex(pdbs []*policyv1.PodDisruptionBudget) pdbIndex {
 }
 
 // computeAllowances settles every PDB's allowance over the snapshot's pods (bound and pending), as
-// PDBAllowance does. A PDB with an invalid selector keeps allowing nothing new: it blocks anyway.
+// PDBAllowance does, less what the drains under way still have to evict (reserveDrains). A PDB
+// with an invalid selector keeps allowing nothing new: it blocks anyway.
 func (ix pdbIndex) computeAllowances(in *Input) error {
 	matched := map[*policyv1.PodDisruptionBudget][]*corev1.Pod{}
 	add := func(pod *corev1.Pod) {
@@ -90,6 +91,7 @@ func (ix pdbIndex) computeAllowances(in *Input) error {
 			list[i].allowed = allowed
 		}
 	}
+	ix.reserveDrains(in)
 	return nil
 }
 

@@ -84,8 +84,9 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (
 	return r, nil
 }
 
-// consolidationInput is the snapshot as consolidation reads it, with the controller's options and
-// the PDB allowances the drains under way still need taken off (reserveDrains).
+// consolidationInput is the snapshot as consolidation reads it, with the controller's options. The
+// nodes of commands under way are marked Deleting, so consolidation counts them against the budget
+// and takes the evictions their drains still have to make off the PDB allowances.
 // The pass stops when ctx ends (consolidation.ErrStopped): at 2,000 nodes a Decide takes seconds,
 // and a shutdown waited for it (the scale suite's "controller did not stop within 30 s").
 func (c *Controller) consolidationInput(ctx context.Context, s *clusterSnapshot) consolidation.Input {
@@ -93,7 +94,6 @@ func (c *Controller) consolidationInput(ctx context.Context, s *clusterSnapshot)
 	in.Cluster = c.clusterConfig()
 	in.Options.Provisioner.Seed = c.cfg.Seed
 	in.Options.Stop = ctx.Done()
-	reserveDrains(&in)
 	return in
 }
 
