@@ -49,7 +49,8 @@ type Node struct {
 	// NodeClaim is the node's NodeClaim; nil means the node is described by its labels alone
 	// (nodepool, instance type, zone, capacity type), which is what `napkit consolidate` reads.
 	NodeClaim *api.NodeClaim
-	// Pods are the pods bound to the node.
+	// Pods are the pods bound to the node, and the unbound pods nominated to it
+	// (status.nominatedNodeName), whose room kube-scheduler keeps for them.
 	Pods []*corev1.Pod
 	// Initialized is false while the node still boots; such a node is neither a candidate nor a
 	// destination.
@@ -62,7 +63,8 @@ type Node struct {
 	// Deleting marks a node already being removed (deletion timestamp, or a command in progress);
 	// it counts against budgets and is not a candidate.
 	Deleting bool
-	// Nominated marks a node the provisioner recently planned pending pods onto.
+	// Nominated marks a node the provisioner recently planned pending pods onto, or that pods
+	// nominated to it wait for; it is not a candidate.
 	Nominated bool
 }
 

@@ -28,7 +28,12 @@
 //     (left for consolidation to read); else the latest start of a bound pod after initialization.
 //   - Deleting: a deletion timestamp on the Node or its NodeClaim, the karpenter.sh/disrupted taint,
 //     or Memory.Disrupting.
-//   - Pending pods: unbound, not terminal, not being deleted, not nominated to a node, not a
+//   - Nominated pods: unbound pods whose status.nominatedNodeName names an existing Node (a
+//     preemption, or an autoscaler's KEP-5278 nomination), not terminal, not being deleted, not a
+//     DaemonSet's or mirror pod. kube-scheduler keeps their room there, so they count among that
+//     node's Pods (not pending), and the node is Nominated. A nomination to a Node that no longer
+//     exists is ignored, as kube-scheduler ignores it.
+//   - Pending pods: unbound, not terminal, not being deleted, not nominated to an existing node, not a
 //     DaemonSet's or mirror pod; Options.PendingRule narrows that for a live cluster: PendingUngated
 //     leaves out pods held at a scheduling gate, PendingUnschedulable waits until kube-scheduler has
 //     marked them Unschedulable (Karpenter's rule).

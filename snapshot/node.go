@@ -25,13 +25,21 @@ func (t *taker) node(node *corev1.Node) Node {
 	if pool != nil {
 		node = withResources(node, pool.InstanceTypes)
 	}
-	pods := t.bound[node.Name]
+	bound := t.bound[node.Name]
+	pods := bound
+	// Pods nominated to the node take its room (kube-scheduler keeps it for them) and keep it from
+	// consolidation until they are bound: a node whose nominated pods wait looks empty otherwise.
+	nominated := t.nominated[node.Name]
+	if len(nominated) > 0 {
+		pods = slices.Concat(bound, nominated)
+	}
 	n := Node{Node: consolidation.Node{Node: node, NodeClaim: claim, Pods: pods}, Registered: Registered(node, claim)}
 	n.Initialized = Initialized(node, claim, pool)
 	n.InitializedAt = InitializedAt(node, claim)
-	n.LastPodEventAt = LastPodEventAt(t.opts.Memory.LastPodEvents[node.Name], claim, pods, n.InitializedAt)
+	n.LastPodEventAt = LastPodEventAt(t.opts.Memory.LastPodEvents[node.Name], claim, bound, n.InitializedAt)
 	n.Deleting = Deleting(node, claim) || t.opts.Memory.Disrupting.Has(node.Name)
-	n.Nominated = t.opts.Memory.Nominated.Has(node.Name) || (claim != nil && t.opts.Memory.Nominated.Has(claim.Name))
+	n.Nominated = len(nominated) > 0 || t.opts.Memory.Nominated.Has(node.Name) ||
+		(claim != nil && t.opts.Memory.Nominated.Has(claim.Name))
 	return n
 }
 

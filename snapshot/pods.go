@@ -8,10 +8,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// bindPods sorts the pods into bound (by node name) and pending, and reports pods bound to a Node
-// the objects lack, one issue per such Node, sorted by its name.
+// bindPods sorts the pods into bound (by node name), nominated (by node name) and pending, and
+// reports pods bound to a Node the objects lack, one issue per such Node, sorted by its name.
 func (t *taker) bindPods() {
 	t.bound = map[string][]*corev1.Pod{}
+	t.nominated = map[string][]*corev1.Pod{}
+	known := make(map[string]bool, len(t.objects.Nodes))
+	for _, n := range t.objects.Nodes {
+		known[n.Name] = true
+	}
 	// Room for every pod at once: `napkit plan` takes its snapshot while the collector marks the
 	// manifests' garbage, and each regrowth of a slice of pointers then copies it through write
 	// barriers (10,000 pending pods: a fifth of Take).
@@ -20,16 +25,14 @@ func (t *taker) bindPods() {
 		switch {
 		case pod.Spec.NodeName != "":
 			t.bound[pod.Spec.NodeName] = append(t.bound[pod.Spec.NodeName], pod)
-		case t.opts.PendingRule.Pending(pod):
+		case nominatedTo(pod, known) != "":
+			t.nominated[pod.Status.NominatedNodeName] = append(t.nominated[pod.Status.NominatedNodeName], pod)
+		case t.opts.PendingRule.Pending(withoutStaleNomination(pod)):
 			t.Pending = append(t.Pending, pod)
 		}
 	}
 	if len(t.Pending) == 0 {
 		t.Pending = nil // as before: no pending pods is a nil list
-	}
-	known := make(map[string]bool, len(t.objects.Nodes))
-	for _, n := range t.objects.Nodes {
-		known[n.Name] = true
 	}
 	var missing []string
 	for name := range t.bound {
@@ -42,6 +45,31 @@ func (t *taker) bindPods() {
 		pod := t.bound[name][0]
 		t.issue(issue(fmt.Sprintf("Pod %s/%s", pod.Namespace, pod.Name), "spec.nodeName", "no Node %q", name))
 	}
+}
+
+// nominatedTo is the Node an unbound pod is nominated to (status.nominatedNodeName, set by
+// kube-scheduler for a preemption or by an autoscaler, KEP-5278) when that Node exists and the pod
+// still waits for it: not being deleted, not finished, neither a DaemonSet's nor a mirror pod; else
+// "". kube-scheduler keeps such a pod's room on that node from every pod of equal or lower
+// priority, so the snapshot counts the pod there and not as pending.
+func nominatedTo(pod *corev1.Pod, known map[string]bool) string {
+	name := pod.Status.NominatedNodeName
+	if name == "" || !known[name] || pod.DeletionTimestamp != nil || Terminal(pod) || DaemonPod(pod) || MirrorPod(pod) {
+		return ""
+	}
+	return name
+}
+
+// withoutStaleNomination returns pod, or a shallow copy without its nomination when it names a
+// Node that does not exist (deleted since): kube-scheduler ignores such a nomination, so the pod
+// waits for a node like any other and must not be left out of the plan.
+func withoutStaleNomination(pod *corev1.Pod) *corev1.Pod {
+	if pod.Status.NominatedNodeName == "" {
+		return pod
+	}
+	cp := *pod
+	cp.Status.NominatedNodeName = ""
+	return &cp
 }
 
 // Pending reports whether pod waits for a node: unbound, not nominated to a node, not being deleted,

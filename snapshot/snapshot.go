@@ -44,10 +44,12 @@ func Take(objs Objects, opts Options) (*Snapshot, error) {
 // taker holds one Take's intermediate state.
 type taker struct {
 	*Snapshot
-	opts    Options
-	bound   map[string][]*corev1.Pod // by node name
-	claimOf map[string]int           // node name -> index in objects.NodeClaims
-	nodeOf  []string                 // per NodeClaim: the matched Node's name, or ""
+	opts  Options
+	bound map[string][]*corev1.Pod // by node name
+	// nominated are the unbound pods nominated to an existing Node, by its name (nominatedTo).
+	nominated map[string][]*corev1.Pod
+	claimOf   map[string]int // node name -> index in objects.NodeClaims
+	nodeOf    []string       // per NodeClaim: the matched Node's name, or ""
 }
 
 func (t *taker) issue(i *api.FieldError) { t.Issues = append(t.Issues, i) }

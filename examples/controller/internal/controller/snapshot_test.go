@@ -87,7 +87,9 @@ func TestTakeSnapshot(t *testing.T) {
 	a, ok := s.Node("a")
 	require.True(t, ok)
 	assert.Equal(t, "a", a.NodeClaim.Name, "matched by provider ID")
-	assert.Equal(t, []string{"bound"}, mapSlice(a.Pods, func(p *corev1.Pod) string { return p.Name }))
+	assert.Equal(t, []string{"bound", "nominated"}, mapSlice(a.Pods, func(p *corev1.Pod) string { return p.Name }),
+		"the pod nominated to a takes its room there")
+	assert.True(t, a.Nominated, "and keeps it from consolidation")
 	assert.Equal(t, []string{"waiting"}, mapSlice(s.Pending, func(p *corev1.Pod) string { return p.Name }),
 		"waiting for kube-scheduler: only pods it gave up on are pending")
 	e.c.cfg.WaitForScheduler = false
