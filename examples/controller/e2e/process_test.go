@@ -119,7 +119,7 @@ func processArgs(cfg controller.Config) []string {
 	return []string{"--batch-idle-duration", cfg.BatchIdle.String(), "--batch-max-duration", cfg.BatchMax.String(),
 		"--disruption-interval", cfg.DisruptionInterval.String(), "--disruption-validation-delay", cfg.ValidationDelay.String(),
 		"--gc-interval", cfg.GCInterval.String(), "--plan-for-kube-scheduler=" + fmt.Sprint(cfg.PlanForScheduler),
-		"--nominate-pods=" + string(cfg.NominatePods),
+		"--nominate-pods=" + string(cfg.NominatePods), "--nominate-max-unbound=" + fmt.Sprint(cfg.NominateMaxUnbound),
 		"--consolidation-min-replace-savings", fmt.Sprint(cfg.Consolidation.MinReplaceSavings)}
 }
 

@@ -44,6 +44,9 @@ func TestScale(t *testing.T) {
 			if p.planForScheduler != nil {
 				cfg.PlanForScheduler = *p.planForScheduler
 			}
+			if p.nominateMaxUnbound != 0 {
+				cfg.NominateMaxUnbound = p.nominateMaxUnbound
+			}
 			if p.nominatePods != "" {
 				cfg.NominatePods = p.nominatePods
 			}

@@ -39,6 +39,9 @@ type scaleParams struct {
 	// nominatePods is NAPKIT_SCALE_NOMINATE_PODS (off, all, constrained): the controller's
 	// Config.NominatePods (default: the controller's default).
 	nominatePods controller.NominatePolicy
+	// nominateMaxUnbound is NAPKIT_SCALE_NOMINATE_MAX_UNBOUND: the controller's
+	// Config.NominateMaxUnbound (0, unset: the controller's default).
+	nominateMaxUnbound int
 	// process is NAPKIT_SCALE_CONTROLLER=process: the controller binary in its own process, so the
 	// steady state's memory and CPU are its alone ("test", the default: in the test process).
 	process bool
@@ -81,6 +84,13 @@ func readScaleParams(t *testing.T) scaleParams {
 			t.Fatalf("NAPKIT_SCALE_NOMINATE_PODS: %v", err)
 		}
 		p.nominatePods = policy
+	}
+	if v := os.Getenv("NAPKIT_SCALE_NOMINATE_MAX_UNBOUND"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("NAPKIT_SCALE_NOMINATE_MAX_UNBOUND=%q: want an integer", v)
+		}
+		p.nominateMaxUnbound = n
 	}
 	switch v := os.Getenv("NAPKIT_SCALE_CONTROLLER"); v {
 	case "", "test":

@@ -124,7 +124,7 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	}
 	cfg := controller.Config{Kube: kube, Dynamic: dyn, Offerings: offerings, Catalogue: catalogue, Logger: log, Metrics: registry,
 		Images: imagefamily.ImageOptions{Version: f.ImageVersion}, MetricsAddr: f.MetricsAddr, HealthAddr: f.HealthAddr,
-		BatchIdle: f.BatchIdle, BatchMax: f.BatchMax, WaitForScheduler: f.WaitForScheduler, PlanForScheduler: f.PlanForScheduler, NominatePods: nominate, DisruptionInterval: f.DisruptionInterval,
+		BatchIdle: f.BatchIdle, BatchMax: f.BatchMax, WaitForScheduler: f.WaitForScheduler, PlanForScheduler: f.PlanForScheduler, NominatePods: nominate, NominateMaxUnbound: f.NominateMaxUnbound, DisruptionInterval: f.DisruptionInterval,
 		ValidationDelay: f.ValidationDelay, GCInterval: f.GCInterval,
 		Consolidation: consolidation.Options{MinReplaceSavings: f.MinReplaceSavings},
 		Upkeep: controller.Upkeep{StatusInterval: f.StatusInterval, SystemNamespace: f.SystemNamespace,

@@ -72,6 +72,12 @@ type Config struct {
 	// the node a plan put them on, as that node registers (NominatePolicy says why; "" is
 	// NominateOff). Each nomination is one pods/status patch.
 	NominatePods NominatePolicy
+	// NominateMaxUnbound bounds the pods nominated and not yet bound at once (counting every
+	// unbound pod with a status.nominatedNodeName); the pods over it stay held and are nominated
+	// as kube-scheduler binds others. kube-scheduler adds a node's nominated pods to it before
+	// filtering it for every pod it tries, so thousands outstanding made it CPU-bound at 10,000
+	// pods. 0 is DefaultNominateMaxUnbound; negative is no bound.
+	NominateMaxUnbound int
 	// DisruptionInterval is the longest a disruption pass (consolidation, drift, expiration) that
 	// started nothing waits before the next (10 s, Karpenter's polling period); it waits less when
 	// a node may become a candidate or a disrupted node is gone (idleWait).
@@ -125,6 +131,9 @@ func (c Config) withDefaults() Config {
 	defaultDuration(&c.GCGracePeriod, 30*time.Second)
 	if c.NominatePods == "" {
 		c.NominatePods = NominateOff
+	}
+	if c.NominateMaxUnbound == 0 {
+		c.NominateMaxUnbound = DefaultNominateMaxUnbound
 	}
 	if c.MaxConcurrentLaunches == 0 {
 		c.MaxConcurrentLaunches = 10

@@ -35,6 +35,9 @@ type Controller struct {
 	// evictMu makes reading a pod's PDBs and evicting it one step across the node workers, so two
 	// drains never both spend the same allowance (pdbgate.go).
 	evictMu sync.Mutex
+	// nominateMu makes counting the budget of unbound nominations and spending it one step
+	// (nominatePods), so two registrations never both spend the same room.
+	nominateMu sync.Mutex
 	// commands are the disruption commands under way (start); the disruption loop waits for them
 	// before it returns.
 	commands sync.WaitGroup

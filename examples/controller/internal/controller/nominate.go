@@ -109,6 +109,21 @@ func (n *podNominations) take(pod, node string, limit int, now time.Time) bool {
 	return true
 }
 
+// recentPods are the pods ("namespace/name") nominated (to any node) within renominateAfter of
+// now: the pod cache may not show those patches yet.
+func (n *podNominations) recentPods(now time.Time) map[string]bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := map[string]bool{}
+	for key, s := range n.sent {
+		if now.Sub(s.last) < renominateAfter {
+			pod, _, _ := strings.Cut(key, "@")
+			out[pod] = true
+		}
+	}
+	return out
+}
+
 // forget drops the counts of pods no longer pending.
 func (n *podNominations) forget(keep func(pod string) bool) {
 	n.mu.Lock()
@@ -192,9 +207,14 @@ func (c *Controller) registeredNodes() map[string]*corev1.Node {
 
 // nominatePods patches status.nominatedNodeName = node on the pods of keys that are pending,
 // chosen by the policy, not nominated there already and nominated there fewer than limit times
-// (podNominations.take); it returns how many it patched. A pod gone or bound meanwhile is not an
-// error.
+// (podNominations.take), as many as the budget of unbound nominations allows (nominationBudget,
+// constrained pods first); it returns how many it patched. A pod gone or bound meanwhile is not an
+// error; a pod the budget left out stays held, and a later provisioning pass nominates it
+// (renominate) once kube-scheduler has bound others.
 func (c *Controller) nominatePods(ctx context.Context, keys []string, node *corev1.Node, limit int) (int, error) {
+	// One at a time: two registrations counting the same budget would both spend it.
+	c.nominateMu.Lock()
+	defer c.nominateMu.Unlock()
 	now := c.now()
 	var pods []*corev1.Pod
 	for _, key := range keys {
@@ -204,10 +224,25 @@ func (c *Controller) nominatePods(ctx context.Context, keys []string, node *core
 			pod.Status.NominatedNodeName == node.Name || !c.cfg.NominatePods.selects(pod, node) {
 			continue
 		}
-		if c.nominations.take(key, node.Name, limit, now) {
-			pods = append(pods, pod)
+		pods = append(pods, pod)
+	}
+	nominationOrder(pods, node)
+	budget := 0
+	if len(pods) > 0 {
+		budget = c.nominationBudget(now)
+	}
+	chosen := pods[:0]
+	for _, pod := range pods {
+		if len(chosen) == budget {
+			c.log.Debug("nominations deferred: the unbound nominations are at their limit",
+				"node", node.Name, "deferred", len(pods)-len(chosen), "limit", c.cfg.NominateMaxUnbound)
+			break
+		}
+		if c.nominations.take(pod.Namespace+"/"+pod.Name, node.Name, limit, now) {
+			chosen = append(chosen, pod)
 		}
 	}
+	pods = chosen
 	errs := make([]error, len(pods))
 	var g errgroup.Group
 	g.SetLimit(nominateWorkers)

@@ -1,0 +1,53 @@
+package controller
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// DefaultNominateMaxUnbound is Config.NominateMaxUnbound's default. At 1,000 pods every nomination
+// of a burst was outstanding at once without slowing kube-scheduler (7.8-9.1 CPU-s per scale-up);
+// at 10,000 pods, with ~8,000 outstanding, each attempt added every node's nominated pods before
+// filtering it and kube-scheduler, CPU-bound, bound ~3 pods/s (docs/benchmarks.md, issue 18).
+const DefaultNominateMaxUnbound = 1000
+
+// nominationBudget is how many more pods may be nominated at now: Config.NominateMaxUnbound less
+// the pods nominated and not bound yet. Those are the unbound pods of the cache with a
+// status.nominatedNodeName (whoever set it: kube-scheduler's nominator weighs them all), and the
+// pods patched within renominateAfter that the cache may not show yet. A negative limit is no bound.
+func (c *Controller) nominationBudget(now time.Time) int {
+	limit := c.cfg.NominateMaxUnbound
+	if limit < 0 {
+		return int(^uint(0) >> 1)
+	}
+	recent := c.nominations.recentPods(now)
+	unbound := 0
+	for _, pod := range typed[corev1.Pod](c.inf.pods.GetStore().List()) {
+		if pod.Spec.NodeName != "" || pod.DeletionTimestamp != nil {
+			continue
+		}
+		if pod.Status.NominatedNodeName != "" || recent[pod.Namespace+"/"+pod.Name] {
+			unbound++
+		}
+	}
+	return max(limit-unbound, 0)
+}
+
+// nominationOrder sorts the pods to nominate to node so that, when the budget cannot take them all,
+// the ones other pods' placement can strand (constrained) go first; name order otherwise, so the
+// choice is reproducible.
+func nominationOrder(pods []*corev1.Pod, node *corev1.Node) {
+	slices.SortStableFunc(pods, func(a, b *corev1.Pod) int {
+		ca, cb := constrained(a, node), constrained(b, node)
+		if ca != cb {
+			if ca {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+}

@@ -1,0 +1,87 @@
+package controller
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/napkit/napkit/api"
+)
+
+// TestNominationBudget: at most Config.NominateMaxUnbound pods are nominated and unbound at once,
+// counting the cache's unbound pods with a nomination (whoever wrote it) and the patches sent
+// within renominateAfter; constrained pods go first; the pods left out stay held and a later
+// provisioning pass nominates them once kube-scheduler has bound others.
+func TestNominationBudget(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.c.cfg.NominatePods = NominateAll
+	e.c.cfg.NominateMaxUnbound = 3
+	now := testNow
+	e.c.cfg.Clock = func() time.Time { return now }
+	anti := func(p *corev1.Pod) {
+		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{TopologyKey: corev1.LabelHostname}}}}
+	}
+	node := newNode("aks-default-1", testProviderID, isReady(), allocatable("4", "16Gi"),
+		tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute))
+	nc := testClaim("default-1", "default", testProviderID, launched())
+	e.addNode(t, node)
+	e.addClaim(t, nc)
+	elsewhere := newPod("elsewhere", pending(), nominatedTo("aks-other")) // kube-scheduler weighs it too
+	stale := newPod("stale", boundTo("aks-other"), nominatedTo("aks-other"))
+	e.storePod(t, newPod("a", pending()), newPod("b", pending()), newPod("z", pending(), anti), elsewhere, stale)
+	e.c.planned.record("default-1", []string{"default/a", "default/b", "default/z"}, testNow)
+	e.kube.ClearActions()
+
+	// 3 - 1 (elsewhere; the bound one does not count) = 2: the anti-affine z first, then a by name.
+	require.NoError(t, e.c.register(context.Background(), nc, node))
+	got := podNodeWrites(e)
+	require.Len(t, got, 3, "%v", got)
+	assert.ElementsMatch(t, []string{"patch pods/status z", "patch pods/status a"}, got[:2], "b, last in order, waits")
+	assert.Equal(t, "update nodes aks-default-1", got[2])
+	registered := e.storedNode(t, node.Name)
+	require.NoError(t, e.c.inf.nodes.GetIndexer().Update(registered))
+
+	// The cache does not show the two patches yet: they still count, so b waits.
+	e.kube.ClearActions()
+	e.c.renominate(context.Background())
+	assert.Empty(t, podNodeWrites(e))
+
+	// kube-scheduler bound elsewhere; the cache now shows z and a nominated: one left, for b.
+	now = now.Add(renominateAfter)
+	e.addPod(t, newPod("elsewhere", boundTo("aks-other")), newPod("z", pending(), anti, nominatedTo(node.Name)),
+		newPod("a", pending(), nominatedTo(node.Name)))
+	e.kube.ClearActions()
+	e.c.renominate(context.Background())
+	assert.Equal(t, []string{"patch pods/status b"}, podNodeWrites(e))
+	assert.Equal(t, node.Name, storedNomination(t, e, "b"))
+}
+
+// TestNominationBudgetUnbounded: a negative NominateMaxUnbound nominates every planned pod, and
+// the default is DefaultNominateMaxUnbound.
+func TestNominationBudgetUnbounded(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	assert.Equal(t, DefaultNominateMaxUnbound, e.c.cfg.NominateMaxUnbound, "the default")
+	e.c.cfg.NominatePods = NominateAll
+	e.c.cfg.NominateMaxUnbound = -1
+	node := newNode("aks-default-1", testProviderID, isReady(), tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute))
+	nc := testClaim("default-1", "default", testProviderID, launched())
+	e.addNode(t, node)
+	e.addClaim(t, nc)
+	var keys []string
+	for _, name := range []string{"a", "b", "c", "d"} {
+		e.storePod(t, newPod(name, pending()))
+		keys = append(keys, "default/"+name)
+	}
+	e.storePod(t, newPod("x", pending(), nominatedTo("aks-other")))
+	e.c.planned.record("default-1", keys, testNow)
+	e.kube.ClearActions()
+	require.NoError(t, e.c.register(context.Background(), nc, node))
+	assert.Len(t, podNodeWrites(e), 5, "four nominations and the node update")
+}
