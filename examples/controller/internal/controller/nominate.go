@@ -14,6 +14,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/provisioner"
@@ -264,13 +265,29 @@ func (c *Controller) patchNomination(ctx context.Context, pod *corev1.Pod, node 
 	}
 	_, err = c.cfg.Kube.CoreV1().Pods(pod.Namespace).Patch(ctx, pod.Name, types.MergePatchType, patch,
 		metav1.PatchOptions{}, "status")
-	if apierrors.IsNotFound(err) {
+	if apierrors.IsNotFound(err) || boundMeanwhile(err) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("nominate pod %s/%s to %s: %w", pod.Namespace, pod.Name, node, err)
 	}
 	return nil
+}
+
+// boundMeanwhile reports whether err is the API server refusing a nomination because kube-scheduler
+// bound the pod after the cache was read ("status.nominatedNodeName: Forbidden: may not be set on
+// pods that are already bound to a node"): the pod needs no nomination any more.
+func boundMeanwhile(err error) bool {
+	var status apierrors.APIStatus
+	if !apierrors.IsInvalid(err) || !errors.As(err, &status) || status.Status().Details == nil {
+		return false
+	}
+	for _, cause := range status.Status().Details.Causes {
+		if cause.Field == "status.nominatedNodeName" && cause.Type == metav1.CauseType(field.ErrorTypeForbidden) {
+			return true
+		}
+	}
+	return false
 }
 
 // selects reports whether the policy nominates pod to node.
