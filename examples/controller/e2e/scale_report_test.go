@@ -63,7 +63,11 @@ type scaleReport struct {
 	ChurnPendingP99, ChurnPendingMax float64
 	// ScaleDownCommands is how many disruption commands the controller executed during the
 	// scale-down (karpenter_voluntary_disruption_decisions_total).
-	ScaleDownCommands                int
+	ScaleDownCommands int
+	// ScaleUpCommands is how many the controller executed during the scale-up: consolidation
+	// acting on nodes whose pods kube-scheduler has not bound yet, which evicts pods and adds
+	// writes and NodeClaims to the scale-up's figures.
+	ScaleUpCommands                  int
 	LeakedVMs, StuckClaims, LostPods int
 	schedulerFigures
 }
@@ -83,8 +87,8 @@ func (r *scaleReport) log(t *testing.T) {
 		"(%.2f cores), attempts %v (%.2f per pod), requests %v", r.SchedulerQPS, r.SchedulerBurst, r.SchedulerLimiterWaitSeconds,
 		r.SchedulerCPUSeconds, r.SchedulerCores, r.SchedulerAttempts, r.SchedulerAttemptsPerPod, r.SchedulerRequests)
 	t.Logf("controller requests during scale-up: %d writes (%.1f per node; %d pod nominations, %.1f per node besides them), "+
-		"%d reads (%.1f per node)", r.ControllerWrites, r.WritesPerNode, r.PodNominations, r.WritesPerNodeBesidesNominations,
-		r.ControllerReads, r.ReadsPerNode)
+		"%d reads (%.1f per node); %d disruption commands executed", r.ControllerWrites, r.WritesPerNode, r.PodNominations,
+		r.WritesPerNodeBesidesNominations, r.ControllerReads, r.ReadsPerNode, r.ScaleUpCommands)
 	t.Logf("price $%.2f/h; an offline plan of the same pods $%.2f/h; its lower bound $%.2f/h", r.PricePerHour, r.PricePlan, r.PriceLower)
 	whose := "test process (controller, simulated Azure and kubelets, the suite's informers)"
 	if r.ControllerProcess {

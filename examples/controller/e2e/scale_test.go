@@ -83,9 +83,13 @@ func TestScale(t *testing.T) {
 
 // scaleUp creates the Deployments and waits for every pod to run, sampling the caches to find
 // when the last NodeClaim was created, the last node initialized and the last pod started.
+// disruptionDecisions counts the disruption commands the controller executed.
+const disruptionDecisions = "karpenter_voluntary_disruption_decisions_total"
+
 func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, replicas int32, p scaleParams, r *scaleReport) {
 	t.Helper()
 	before, schedBefore := requestsByMethod(t, s.metrics), readScheduler(t, s.c)
+	commandsBefore := counterTotal(t, s.metrics, disruptionDecisions)
 	began := time.Now()
 	for _, shape := range shapes {
 		_, err := s.c.kube.AppsV1().Deployments(ns).Create(t.Context(), shape.deployment(ns, replicas), metav1.CreateOptions{})
@@ -128,6 +132,7 @@ func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape,
 	r.BindMean, r.BindPeak = w.bindingRate(began)
 	r.MaxPendingSeconds = w.takePendingFor().Seconds()
 	after := requestsByMethod(t, s.metrics)
+	r.ScaleUpCommands = int(counterTotal(t, s.metrics, disruptionDecisions) - commandsBefore)
 	r.ControllerWrites, r.ControllerReads = writesAndReads(before, after)
 	r.PodNominations = int(after["PATCH"] - before["PATCH"])
 	if final.claims > 0 {
@@ -245,8 +250,7 @@ func scaleDown(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShap
 	keep := max(replicas/5, 1)
 	want := int(keep) * len(shapes)
 	createdBefore := w.podsCreated()
-	const decisions = "karpenter_voluntary_disruption_decisions_total"
-	commandsBefore := counterTotal(t, s.metrics, decisions)
+	commandsBefore := counterTotal(t, s.metrics, disruptionDecisions)
 	began := time.Now()
 	for _, shape := range shapes {
 		require.NoError(t, scaleDeployment(t, s, ns, shape.name, keep))
@@ -255,7 +259,7 @@ func scaleDown(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShap
 	r.ScaleDownSettleSeconds = settled.Sub(began).Seconds()
 	r.ScaleDownNodesRemoved = removed
 	r.ScaleDownEvictions = w.podsCreated() - createdBefore
-	r.ScaleDownCommands = int(counterTotal(t, s.metrics, decisions) - commandsBefore)
+	r.ScaleDownCommands = int(counterTotal(t, s.metrics, disruptionDecisions) - commandsBefore)
 	r.ScaleDownWithinIntervals = r.ScaleDownSettleSeconds <= 10*scaleDisruptionInterval.Seconds()
 	requireNoLeaks(t, s, w, want, r)
 }
