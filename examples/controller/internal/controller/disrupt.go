@@ -31,6 +31,9 @@ func (c *Controller) disruptionLoop(ctx context.Context) {
 			c.log.Error("disruption pass failed", "error", err)
 		}
 		carried = p.next
+		if carried == nil && p.started > 0 && err == nil {
+			c.awaitDeletes(ctx, p.deleted)
+		}
 		if carried == nil && (p.started == 0 || err != nil) && !c.idleWait(ctx, p.wake) {
 			return
 		}
@@ -41,6 +44,8 @@ func (c *Controller) disruptionLoop(ctx context.Context) {
 type passResult struct {
 	// started counts the commands the pass started.
 	started int
+	// deleted are the nodes of the commands started when all of them are deletes (awaitDeletes).
+	deleted []string
 	// next is a fresh decision with commands, made when none of the pass's own held.
 	next *consolidation.Plan
 	// wake is the earliest time a node of the pass's last snapshot may become a candidate
@@ -80,6 +85,7 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (
 	}
 	c.start(ctx, confirmed)
 	r.started = len(confirmed)
+	r.deleted = deletedNodes(confirmed)
 	c.log.Debug("disruption pass started", "confirmed", len(confirmed), "of", len(plan.Commands))
 	return r, nil
 }
