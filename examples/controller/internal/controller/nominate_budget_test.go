@@ -28,10 +28,7 @@ func TestNominationBudget(t *testing.T) {
 	e.c.cfg.NominateMaxUnbound = 3
 	now := testNow
 	e.c.cfg.Clock = func() time.Time { return now }
-	anti := func(p *corev1.Pod) {
-		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
-			RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{TopologyKey: corev1.LabelHostname}}}}
-	}
+	anti := hostnameAntiAffinity
 	node := newNode("aks-default-1", testProviderID, isReady(), allocatable("4", "16Gi"),
 		tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute))
 	nc := testClaim("default-1", "default", testProviderID, launched())

@@ -37,6 +37,12 @@ func requesting(cpu, memory string) podOpt {
 	}
 }
 
+// hostnameAntiAffinity gives the pod a required anti-affinity per hostname.
+func hostnameAntiAffinity(p *corev1.Pod) {
+	p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{TopologyKey: corev1.LabelHostname}}}}
+}
+
 // registeredFor marks the node registered by claim, as register does (label, owner).
 func registeredFor(claim string) nodeOpt {
 	return func(n *corev1.Node) {
@@ -195,10 +201,7 @@ func TestNominatePolicySelects(t *testing.T) {
 	t.Parallel()
 	node := newNode("n", "", allocatable("4", "16Gi"))
 	bare := newNode("n", "")
-	anti := func(p *corev1.Pod) {
-		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
-			RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{TopologyKey: corev1.LabelHostname}}}}
-	}
+	anti := hostnameAntiAffinity
 	spread := func(when corev1.UnsatisfiableConstraintAction) podOpt {
 		return func(p *corev1.Pod) {
 			p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1,
