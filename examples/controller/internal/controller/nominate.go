@@ -144,7 +144,9 @@ func (c *Controller) nominateOnRegistration(ctx context.Context, nc *api.NodeCla
 		return
 	}
 	keys := c.planned.podsOn(nc.Name, node.Name)
-	n, err := c.nominatePods(ctx, keys, node, 1)
+	c.nominateMu.Lock()
+	defer c.nominateMu.Unlock()
+	n, err := c.nominatePods(ctx, keys, node, 1, &nominationAllowance{c: c, now: c.now()})
 	if err != nil {
 		c.log.Warn("nominating planned pods failed", "nodeClaim", nc.Name, "node", node.Name, "error", err)
 	}
@@ -167,12 +169,15 @@ func (c *Controller) renominate(ctx context.Context) {
 	registered := c.registeredNodes()
 	total := 0
 	var errs []error
+	c.nominateMu.Lock()
+	defer c.nominateMu.Unlock()
+	allowance := &nominationAllowance{c: c, now: c.now()}
 	for target, keys := range byTarget {
 		node := registered[target]
 		if node == nil {
 			continue
 		}
-		n, err := c.nominatePods(ctx, keys, node, maxNominations)
+		n, err := c.nominatePods(ctx, keys, node, maxNominations, allowance)
 		total += n
 		errs = append(errs, err)
 	}
@@ -208,14 +213,13 @@ func (c *Controller) registeredNodes() map[string]*corev1.Node {
 
 // nominatePods patches status.nominatedNodeName = node on the pods of keys that are pending,
 // chosen by the policy, not nominated there already and nominated there fewer than limit times
-// (podNominations.take), as many as the budget of unbound nominations allows (nominationBudget,
-// constrained pods first); it returns how many it patched. A pod gone or bound meanwhile is not an
-// error; a pod the budget left out stays held, and a later provisioning pass nominates it
-// (renominate) once kube-scheduler has bound others.
-func (c *Controller) nominatePods(ctx context.Context, keys []string, node *corev1.Node, limit int) (int, error) {
-	// One at a time: two registrations counting the same budget would both spend it.
-	c.nominateMu.Lock()
-	defer c.nominateMu.Unlock()
+// (podNominations.take), as many as the allowance of unbound nominations still has (constrained
+// pods first); it returns how many it patched. A pod gone or bound meanwhile is not an error; a
+// pod the allowance left out stays held, and a later provisioning pass nominates it (renominate)
+// once kube-scheduler has bound others. The caller holds nominateMu: two registrations counting
+// the same budget would both spend it.
+func (c *Controller) nominatePods(ctx context.Context, keys []string, node *corev1.Node, limit int,
+	allowance *nominationAllowance) (int, error) {
 	now := c.now()
 	var pods []*corev1.Pod
 	for _, key := range keys {
@@ -228,19 +232,16 @@ func (c *Controller) nominatePods(ctx context.Context, keys []string, node *core
 		pods = append(pods, pod)
 	}
 	nominationOrder(pods, node)
-	budget := 0
-	if len(pods) > 0 {
-		budget = c.nominationBudget(now)
-	}
 	chosen := pods[:0]
-	for _, pod := range pods {
-		if len(chosen) == budget {
+	for i, pod := range pods {
+		if !allowance.available() {
 			c.log.Debug("nominations deferred: the unbound nominations are at their limit",
-				"node", node.Name, "deferred", len(pods)-len(chosen), "limit", c.cfg.NominateMaxUnbound)
+				"node", node.Name, "deferred", len(pods)-i, "limit", c.cfg.NominateMaxUnbound)
 			break
 		}
 		if c.nominations.take(pod.Namespace+"/"+pod.Name, node.Name, limit, now) {
 			chosen = append(chosen, pod)
+			allowance.spend()
 		}
 	}
 	pods = chosen

@@ -259,9 +259,9 @@ func TestParseNominatePolicy(t *testing.T) {
 }
 
 // nominationBench is 10,000 pending pods planned 10 each on 1,000 NodeClaims, half of them
-// registered (their pods already nominated there, as after their registration), for the cost of
-// finding what to nominate (no patch is written).
-func nominationBench(b *testing.B) (*testEnv, *api.NodeClaim, *corev1.Node) {
+// registered (their pods already nominated there, as after their registration, unless
+// notNominated), for the cost of finding what to nominate (no patch is written).
+func nominationBench(b *testing.B, notNominated ...bool) (*testEnv, *api.NodeClaim, *corev1.Node) {
 	e := newTestEnv(b)
 	e.c.cfg.NominatePods = NominateAll
 	var lastClaim *api.NodeClaim
@@ -284,7 +284,7 @@ func nominationBench(b *testing.B) (*testEnv, *api.NodeClaim, *corev1.Node) {
 		var planned []string
 		for j := range 10 {
 			opts := []podOpt{pending()}
-			if i%2 == 1 {
+			if i%2 == 1 && len(notNominated) == 0 {
 				opts = append(opts, nominatedTo(nodeName))
 			}
 			pod := newPod(fmt.Sprintf("web-%d-%d", i, j), opts...)
@@ -302,6 +302,20 @@ func nominationBench(b *testing.B) (*testEnv, *api.NodeClaim, *corev1.Node) {
 // BenchmarkRenominate is one provisioning pass's look for held pods to nominate.
 func BenchmarkRenominate(b *testing.B) {
 	e, _, _ := nominationBench(b)
+	for b.Loop() {
+		e.c.renominate(context.Background())
+	}
+	if n := len(e.kube.Actions()); n != 0 {
+		b.Fatalf("%d API requests, want none", n)
+	}
+}
+
+// BenchmarkRenominateAtBound is a provisioning pass while the bound on unbound nominations is
+// spent: 5,000 held pods on 500 registered nodes lack their nomination, and none may be written.
+func BenchmarkRenominateAtBound(b *testing.B) {
+	e, _, _ := nominationBench(b, true)
+	e.c.cfg.NominateMaxUnbound = 1
+	require.NoError(b, e.c.inf.pods.GetIndexer().Add(newPod("elsewhere", pending(), nominatedTo("aks-other"))))
 	for b.Loop() {
 		e.c.renominate(context.Background())
 	}
