@@ -98,7 +98,11 @@ func (c *Controller) Run(ctx context.Context) error {
 		return err
 	}
 	defer stopHTTP()
-	if err := c.inf.start(ctx); err != nil {
+	// The informers stop, and Run waits for them, when Run returns: also when it returns before
+	// ctx ends (a lost Lease).
+	infCtx, stopInformers := context.WithCancel(ctx)
+	defer func() { stopInformers(); c.inf.shutdown() }()
+	if err := c.inf.start(infCtx); err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}

@@ -84,6 +84,14 @@ func (s *informerSet) start(ctx context.Context) error {
 	return nil
 }
 
+// shutdown waits for every informer, and every event handler, to return; the context start was
+// given must be done first. A handler still running after Run returned would act on a controller
+// its caller thinks stopped.
+func (s *informerSet) shutdown() {
+	s.kube.Shutdown()
+	s.dyn.Shutdown()
+}
+
 func podNodeName(obj any) ([]string, error) {
 	if pod, ok := obj.(*corev1.Pod); ok && pod.Spec.NodeName != "" {
 		return []string{pod.Spec.NodeName}, nil

@@ -141,8 +141,10 @@ func setDefault(d *time.Duration, def time.Duration) {
 
 // Run simulates until ctx ends.
 func (k *Kubelet) Run(ctx context.Context) error {
+	var informers sync.WaitGroup
+	defer informers.Wait() // after ctx ends: no handler outlives Run
 	for _, inf := range []cache.SharedIndexInformer{k.pods, k.nodes, k.claims} {
-		go inf.Run(ctx.Done())
+		informers.Go(func() { inf.Run(ctx.Done()) })
 	}
 	if !cache.WaitForCacheSync(ctx.Done(), k.pods.HasSynced, k.nodes.HasSynced, k.claims.HasSynced) {
 		k.queue.ShutDown()

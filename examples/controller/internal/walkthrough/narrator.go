@@ -74,6 +74,10 @@ func (n *narrator) run(ctx context.Context) error {
 	kf.Start(ctx.Done())
 	df.Start(ctx.Done())
 	wait.UntilWithContext(ctx, func(context.Context) { n.watchVMs() }, 20*time.Millisecond)
+	// Wait for the informers' handlers to return: one still printing after run returns would
+	// write to Out while Run prints the summary line (a data race the race detector caught).
+	kf.Shutdown()
+	df.Shutdown()
 	return nil
 }
 

@@ -8,12 +8,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 )
 
 // TestRunWalkthrough runs the README's first command in-process: the whole controller against the
 // fake API server and the simulated Azure. Every pod must run, every launched node must be gone at
-// the end, and no VM may be left behind.
+// the end, no VM may be left behind, and no goroutine may outlive Run.
 func TestRunWalkthrough(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	var out bytes.Buffer
 	sum, err := Run(context.Background(), Options{Out: &out})
 	require.NoError(t, err, out.String())
