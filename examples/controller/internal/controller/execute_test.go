@@ -97,9 +97,10 @@ func TestStartRunsCommandsOn(t *testing.T) {
 	assert.True(t, e.c.state.isDisrupting("n4"), "marked before start returns")
 
 	require.Eventually(t, func() bool {
-		return !e.c.state.isDisrupting("n3") && strings.Contains(logged.String(), "replace Underutilized of n3")
-	}, 10*time.Second, 10*time.Millisecond, "the failed command rolls back; log: %s", logged.String())
-	assert.Contains(t, logged.String(), `NodePool \"gone\" is gone`)
+		// The rollback comes before the failure is logged: wait for both.
+		return !e.c.state.isDisrupting("n3") && strings.Contains(logged.String(), `NodePool \"gone\" is gone`)
+	}, 10*time.Second, 10*time.Millisecond, "the failed command rolls back and is logged; log: %s", logged.String())
+	assert.Contains(t, logged.String(), "replace Underutilized of n3")
 	assert.False(t, hasTaint(e.storedNode(t, "n3").Spec.Taints, api.TaintKeyDisrupted), "the failed command is rolled back")
 	require.Eventually(t, func() bool {
 		for _, name := range []string{"c-n1", "c-n2"} {
