@@ -78,12 +78,13 @@ func newBudgets(in *Input, cands []*candidate) (*budgets, error) {
 // countPoolNodes counts, per pool label, the initialized nodes not being deleted (what percentages
 // are of) and the initialized nodes already disrupting: being deleted, or with a Ready condition
 // other than True. A node without a Ready condition at all is not counted as NotReady: snapshots
-// built from labels carry no conditions, and Initialized already says the node came up.
+// built from labels carry no conditions, and Initialized already says the node came up. A
+// Departing node counts as neither: the decision is for after it is gone.
 func countPoolNodes(nodes []Node) (total, disrupting map[string]int) {
 	total, disrupting = map[string]int{}, map[string]int{}
 	for i := range nodes {
 		n := &nodes[i]
-		if n.Node == nil || !n.Initialized {
+		if n.Node == nil || !n.Initialized || n.Departing {
 			continue
 		}
 		pool, ok := n.Node.Labels[api.LabelNodePool]

@@ -109,6 +109,7 @@ func poolNodes(n int) []*Node {
 
 func TestNewBudgets(t *testing.T) {
 	deleting := func(n *Node) { n.Deleting = true }
+	departing := func(n *Node) { n.Deleting, n.Departing = true, true }
 	notReady := func(n *Node) { n.Node.Status.Conditions[0].Status = corev1.ConditionFalse }
 	noConditions := func(n *Node) { n.Node.Status.Conditions = nil }
 	uninitialized := func(n *Node) { n.Initialized = false }
@@ -156,6 +157,12 @@ func TestNewBudgets(t *testing.T) {
 		{name: "percent of the nodes not being deleted", nodes: 10,
 			budgets: []api.Budget{ruleBudget("50%", "", 0)},
 			changes: map[int]func(*Node){0: deleting, 1: deleting}, want: want{2, 2, 2}},
+		{name: "departing nodes hold no budget and are not counted", nodes: 10,
+			budgets: []api.Budget{ruleBudget("50%", "", 0)},
+			changes: map[int]func(*Node){0: departing, 1: departing, 2: deleting}, want: want{3, 3, 3}},
+		{name: "a departing node that is NotReady holds no budget either", nodes: 10,
+			budgets: []api.Budget{ruleBudget("1", "", 0)},
+			changes: map[int]func(*Node){0: func(n *Node) { departing(n); notReady(n) }}, want: want{1, 1, 1}},
 		{name: "never below zero", nodes: 10,
 			budgets: []api.Budget{ruleBudget("1", "", 0)},
 			changes: map[int]func(*Node){0: deleting, 1: notReady, 2: notReady}, want: want{0, 0, 0}},

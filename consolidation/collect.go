@@ -245,10 +245,10 @@ func resolve(n *Node, pools map[string]*poolInfo) (p *poolInfo, typeName, why st
 	return p, typeName, ""
 }
 
-// isDeleting reports a node already on its way out: marked by the caller, or with a deletion
-// timestamp on its Node or NodeClaim.
+// isDeleting reports a node already on its way out: marked by the caller (Deleting or Departing),
+// or with a deletion timestamp on its Node or NodeClaim.
 func isDeleting(n *Node) bool {
-	return n.Deleting || (n.Node != nil && n.Node.DeletionTimestamp != nil) ||
+	return n.Deleting || n.Departing || (n.Node != nil && n.Node.DeletionTimestamp != nil) ||
 		(n.NodeClaim != nil && n.NodeClaim.DeletionTimestamp != nil)
 }
 

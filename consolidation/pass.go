@@ -93,7 +93,7 @@ func newPass(in *Input, cands []*candidate, b *budgets) (*pass, error) {
 		if !n.Initialized {
 			p.base[name] = true
 		}
-		if n.Deleting {
+		if n.Deleting || n.Departing {
 			p.deleting = append(p.deleting, name)
 		}
 	}

@@ -63,6 +63,14 @@ type Node struct {
 	// Deleting marks a node already being removed (deletion timestamp, or a command in progress);
 	// it counts against budgets and is not a candidate.
 	Deleting bool
+	// Departing marks a node being deleted that is expected gone before any command of this
+	// decision runs: the caller decides ahead, while the node's delete finishes, and runs a command
+	// only after a validation (Validate, after the validation delay) that sees the node gone and
+	// counts the budgets again. A departing node is Deleting in every other respect (not a
+	// candidate nor a destination, its pods placed in every simulation), but the budgets count it
+	// neither among the pool's nodes nor among its disrupting ones, so it holds no budget the
+	// decision could use once it is gone. Nothing changes the budget at the moment a command runs.
+	Departing bool
 	// Nominated marks a node the provisioner recently planned pending pods onto, or that pods
 	// nominated to it wait for; it is not a candidate.
 	Nominated bool
