@@ -20,19 +20,21 @@ import (
 // again. When validation confirmed nothing but proposed commands of its own, that decision, made on
 // the cluster as it is now, is the next pass's first one. A pass that started nothing waits
 // (idleWait) until a node may become a candidate or a disrupted node is gone, at most an interval.
-// A pass that proposes anything waits its validation delay, so the loop never spins. The loop
-// returns once the commands it started have ended with ctx.
+// After a pass that started only deletes, the next one decides ahead of them (deletesAhead), as if
+// their nodes were gone. A pass that proposes anything waits its validation delay, so the loop
+// never spins. The loop returns once the commands it started have ended with ctx.
 func (c *Controller) disruptionLoop(ctx context.Context) {
 	defer c.commands.Wait()
 	var carried *consolidation.Plan
+	var ahead *deletesAhead
 	for ctx.Err() == nil {
-		p, err := c.disrupt(ctx, carried)
+		p, err := c.disrupt(ctx, carried, ahead)
 		if err != nil && ctx.Err() == nil {
 			c.log.Error("disruption pass failed", "error", err)
 		}
-		carried = p.next
+		carried, ahead = p.next, nil
 		if carried == nil && p.started > 0 && err == nil {
-			c.awaitDeletes(ctx, p.deleted)
+			ahead = p.ahead
 		}
 		if carried == nil && (p.started == 0 || err != nil) && !c.idleWait(ctx, p.wake) {
 			return
@@ -44,8 +46,9 @@ func (c *Controller) disruptionLoop(ctx context.Context) {
 type passResult struct {
 	// started counts the commands the pass started.
 	started int
-	// deleted are the nodes of the commands started when all of them are deletes (awaitDeletes).
-	deleted []string
+	// ahead is what the next decision may be made ahead of: the commands started, when all of
+	// them are deletes.
+	ahead *deletesAhead
 	// next is a fresh decision with commands, made when none of the pass's own held.
 	next *consolidation.Plan
 	// wake is the earliest time a node of the pass's last snapshot may become a candidate
@@ -56,15 +59,18 @@ type passResult struct {
 // disrupt decides (or takes carried, a decision made a moment ago), waits ValidationDelay,
 // validates (validate.go) and starts the commands that still hold: Karpenter's validation, which
 // keeps a command from acting on a cluster that moved while it waited (pods arrived, a node was
-// nominated, a budget filled up).
-func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (r passResult, err error) {
+// nominated, a budget filled up). A decision made ahead of deletes under way counts their budget
+// as free; the validation counts it as it is.
+func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan, ahead *deletesAhead) (r passResult, err error) {
 	plan := carried
 	start := time.Now()
 	if plan == nil {
 		s := c.takeSnapshot()
 		c.updateConsolidatable(ctx, s)
 		r.wake = c.wakeAt(s)
-		if plan, err = consolidation.Decide(c.consolidationInput(ctx, s)); err != nil {
+		in := c.consolidationInput(ctx, s)
+		ahead.mark(&in, c.state.isDisrupting)
+		if plan, err = consolidation.Decide(in); err != nil {
 			return r, fmt.Errorf("decide: %w", err)
 		}
 	}
@@ -73,7 +79,7 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (
 		return r, nil
 	}
 	// The pass's timeline at debug level: where a scale-down's time goes (docs/benchmarks.md).
-	c.log.Debug("disruption pass decided", "commands", len(plan.Commands), "carried", carried != nil,
+	c.log.Debug("disruption pass decided", "commands", len(plan.Commands), "carried", carried != nil, "ahead", ahead != nil,
 		"decideMillis", (time.Since(start) - c.cfg.ValidationDelay).Milliseconds())
 	confirmed, again, wake, err := c.validate(ctx, plan)
 	r.wake = wake
@@ -85,7 +91,7 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan) (
 	}
 	c.start(ctx, confirmed)
 	r.started = len(confirmed)
-	r.deleted = deletedNodes(confirmed)
+	r.ahead = aheadOf(confirmed)
 	c.log.Debug("disruption pass started", "confirmed", len(confirmed), "of", len(plan.Commands))
 	return r, nil
 }

@@ -2,11 +2,9 @@ package controller
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/napkit/napkit/api"
-	"github.com/napkit/napkit/consolidation"
 )
 
 // idleWait waits after a disruption pass that started nothing, and reports false when ctx ended.
@@ -60,43 +58,4 @@ func (c *Controller) wakeAt(s *clusterSnapshot) time.Time {
 		}
 	}
 	return next
-}
-
-// awaitDeletes waits, after a pass that started only deletes, until their nodes are gone (each
-// signals state.freed as its Node is deleted) or a tenth of the DisruptionInterval has passed,
-// whichever comes first. A delete's pods go to nodes that already exist, so its node is gone in
-// well under a second (0.1-0.8 s in the scale suite); the next pass decided at once still counted
-// it against the budget and proposed one node fewer: a 200-pod scale-down removed its empty nodes
-// one per pass, 5 s apart, where the budget allowed two (docs/benchmarks.md, issue 18). A replace
-// keeps its nodes until the replacement boots, so a pass that started one does not wait.
-func (c *Controller) awaitDeletes(ctx context.Context, nodes []string) {
-	if len(nodes) == 0 {
-		return
-	}
-	began := time.Now()
-	t := time.NewTimer(c.cfg.DisruptionInterval / 10)
-	defer t.Stop()
-	for slices.ContainsFunc(nodes, c.state.isDisrupting) {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			c.log.Debug("disruption loop waited for deletes", "gone", false, "waitedMillis", time.Since(began).Milliseconds())
-			return
-		case <-c.state.freed:
-		}
-	}
-	c.log.Debug("disruption loop waited for deletes", "gone", true, "waitedMillis", time.Since(began).Milliseconds())
-}
-
-// deletedNodes are the nodes of cmds when every one is a delete; nil otherwise.
-func deletedNodes(cmds []consolidation.Command) []string {
-	var out []string
-	for _, cmd := range cmds {
-		if cmd.Kind != consolidation.CommandDelete {
-			return nil
-		}
-		out = append(out, cmd.Nodes...)
-	}
-	return out
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/napkit/napkit/api"
-	"github.com/napkit/napkit/consolidation"
 )
 
 // TestIdleWait: an idle pass waits the interval, or less when a node may become a candidate
@@ -138,48 +137,3 @@ func TestWakeAt(t *testing.T) {
 // TestAwaitDeletes: after a pass that started only deletes, the loop waits until their nodes are
 // gone (forgetNode, as each Node's deletion arrives) before the next decision, so that decision
 // counts the budget they held as free; at most a tenth of the interval, since a drain may be slow.
-func TestAwaitDeletes(t *testing.T) {
-	t.Parallel()
-	const interval = 3 * time.Second // a tenth: 300 ms
-	tests := []struct {
-		name     string
-		nodes    []string
-		goneIn   map[string]time.Duration // when each node's deletion arrives; absent: never
-		min, max time.Duration
-	}{
-		{name: "no deletes: no wait", max: 50 * time.Millisecond},
-		{name: "both nodes gone soon", nodes: []string{"a", "b"},
-			goneIn: map[string]time.Duration{"a": 20 * time.Millisecond, "b": 60 * time.Millisecond},
-			min:    60 * time.Millisecond, max: 250 * time.Millisecond},
-		{name: "one node never goes: a tenth of the interval", nodes: []string{"a", "b"},
-			goneIn: map[string]time.Duration{"a": 20 * time.Millisecond},
-			min:    300 * time.Millisecond, max: time.Second},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			e := newTestEnv(t)
-			e.c.cfg.DisruptionInterval = interval
-			e.c.state.setDisrupting(tt.nodes, true)
-			for node, in := range tt.goneIn {
-				time.AfterFunc(in, func() { e.c.state.forgetNode(node) })
-			}
-			began := time.Now()
-			e.c.awaitDeletes(context.Background(), tt.nodes)
-			took := time.Since(began)
-			assert.GreaterOrEqual(t, took, tt.min)
-			assert.Less(t, took, tt.max)
-		})
-	}
-}
-
-func TestDeletedNodes(t *testing.T) {
-	t.Parallel()
-	del := func(nodes ...string) consolidation.Command {
-		return consolidation.Command{Kind: consolidation.CommandDelete, Nodes: nodes}
-	}
-	replace := consolidation.Command{Kind: consolidation.CommandReplace, Nodes: []string{"r"}}
-	assert.Equal(t, []string{"a", "b", "c"}, deletedNodes([]consolidation.Command{del("a", "b"), del("c")}))
-	assert.Nil(t, deletedNodes([]consolidation.Command{del("a"), replace}), "a replace keeps its nodes until its replacement boots")
-	assert.Nil(t, deletedNodes(nil))
-}

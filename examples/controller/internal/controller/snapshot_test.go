@@ -204,7 +204,7 @@ func TestDisruptWithNothingToDo(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	e.c.cfg.ValidationDelay = time.Hour
-	r, err := e.c.disrupt(context.Background(), nil)
+	r, err := e.c.disrupt(context.Background(), nil, nil)
 	require.NoError(t, err)
 	assert.Zero(t, r.started)
 	assert.Nil(t, r.next, "nothing proposed, nothing carried to the next pass")
@@ -222,7 +222,7 @@ func TestDisruptStopsWithItsContext(t *testing.T) {
 	e.kube.ClearActions()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r, err := e.c.disrupt(ctx, nil)
+	r, err := e.c.disrupt(ctx, nil, nil)
 	require.ErrorIs(t, err, consolidation.ErrStopped)
 	assert.Zero(t, r.started)
 	assert.Nil(t, r.next)
