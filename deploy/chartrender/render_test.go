@@ -128,6 +128,7 @@ func TestRenderAllOptions(t *testing.T) {
 	checkRBAC(t, objs, rbacRelease{fullname: "napkit-full", namespace: "platform", systemNamespace: "kube-system", nominate: true})
 	assert.Equal(t, "constrained", args["--nominate-pods"])
 	assert.Equal(t, "250", args["--nominate-max-unbound"])
+	assert.Equal(t, "-1", args["--disruption-chain-steps"])
 	checkNoPlainSecrets(t, objs)
 
 	// Every controller flag gets its value from the chart (the simulation's from simulate.yaml).

@@ -50,6 +50,9 @@ func TestScale(t *testing.T) {
 			if p.nominatePods != "" {
 				cfg.NominatePods = p.nominatePods
 			}
+			if p.chainSteps != 0 {
+				cfg.DisruptionChainSteps = p.chainSteps
+			}
 		},
 		kubelet: func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
 		process: p.process,

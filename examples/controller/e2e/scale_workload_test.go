@@ -42,6 +42,9 @@ type scaleParams struct {
 	// nominateMaxUnbound is NAPKIT_SCALE_NOMINATE_MAX_UNBOUND: the controller's
 	// Config.NominateMaxUnbound (0, unset: the controller's default).
 	nominateMaxUnbound int
+	// chainSteps is NAPKIT_SCALE_DISRUPTION_CHAIN_STEPS: the controller's
+	// Config.DisruptionChainSteps (0, unset: the controller's default; negative: no chain).
+	chainSteps int
 	// process is NAPKIT_SCALE_CONTROLLER=process: the controller binary in its own process, so the
 	// steady state's memory and CPU are its alone ("test", the default: in the test process).
 	process bool
@@ -91,6 +94,13 @@ func readScaleParams(t *testing.T) scaleParams {
 			t.Fatalf("NAPKIT_SCALE_NOMINATE_MAX_UNBOUND=%q: want an integer", v)
 		}
 		p.nominateMaxUnbound = n
+	}
+	if v := os.Getenv("NAPKIT_SCALE_DISRUPTION_CHAIN_STEPS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("NAPKIT_SCALE_DISRUPTION_CHAIN_STEPS=%q: want an integer", v)
+		}
+		p.chainSteps = n
 	}
 	switch v := os.Getenv("NAPKIT_SCALE_CONTROLLER"); v {
 	case "", "test":

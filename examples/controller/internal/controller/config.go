@@ -85,6 +85,11 @@ type Config struct {
 	// ValidationDelay is how long a disruption command waits before it is re-decided and, if still
 	// proposed, executed (15 s, Karpenter's commandValidationDelay).
 	ValidationDelay time.Duration
+	// DisruptionChainSteps is how many passes a disruption pass that proposes deletes decides
+	// ahead of them (decideChain): validated after the same delay, each started once the nodes
+	// before it are gone, within the budget at every moment. 0 is DefaultDisruptionChainSteps;
+	// negative decides one pass at a time, as Karpenter does.
+	DisruptionChainSteps int
 	// ReplacementTimeout bounds the wait for a command's replacements to initialize (10 min).
 	ReplacementTimeout time.Duration
 	// RegistrationTimeout deletes a launched NodeClaim whose node never registered (15 min).
@@ -134,6 +139,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.NominateMaxUnbound == 0 {
 		c.NominateMaxUnbound = DefaultNominateMaxUnbound
+	}
+	if c.DisruptionChainSteps == 0 {
+		c.DisruptionChainSteps = DefaultDisruptionChainSteps
 	}
 	if c.MaxConcurrentLaunches == 0 {
 		c.MaxConcurrentLaunches = 10

@@ -64,6 +64,7 @@ type passResult struct {
 func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan, ahead *deletesAhead) (r passResult, err error) {
 	plan := carried
 	start := time.Now()
+	var chain []*consolidation.Plan
 	if plan == nil {
 		s := c.takeSnapshot()
 		c.updateConsolidatable(ctx, s)
@@ -73,13 +74,16 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan, a
 		if plan, err = consolidation.Decide(in); err != nil {
 			return r, fmt.Errorf("decide: %w", err)
 		}
+		if c.cfg.DisruptionChainSteps > 0 {
+			chain = decideChain(in, plan, chainLimits{steps: c.cfg.DisruptionChainSteps, decideFor: c.cfg.ValidationDelay / 2})
+		}
 	}
 	c.markDrifted(ctx, plan)
 	if len(plan.Commands) == 0 || !sleep(ctx, c.cfg.ValidationDelay) {
 		return r, nil
 	}
 	// The pass's timeline at debug level: where a scale-down's time goes (docs/benchmarks.md).
-	c.log.Debug("disruption pass decided", "commands", len(plan.Commands), "carried", carried != nil, "ahead", ahead != nil,
+	c.log.Debug("disruption pass decided", "commands", len(plan.Commands), "carried", carried != nil, "ahead", ahead != nil, "chain", len(chain),
 		"decideMillis", (time.Since(start) - c.cfg.ValidationDelay).Milliseconds())
 	confirmed, again, wake, err := c.validate(ctx, plan)
 	r.wake = wake
@@ -93,6 +97,11 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan, a
 	r.started = len(confirmed)
 	r.ahead = aheadOf(confirmed)
 	c.log.Debug("disruption pass started", "confirmed", len(confirmed), "of", len(plan.Commands))
+	if len(confirmed) == len(plan.Commands) && len(chain) > 0 {
+		if n, last := c.runChain(ctx, chain, r.ahead); n > 0 {
+			r.started, r.ahead = r.started+n, last
+		}
+	}
 	return r, nil
 }
 

@@ -60,3 +60,11 @@ func (a *deletesAhead) mark(in *consolidation.Input, disrupting func(node string
 		}
 	}
 }
+
+// with is a and b together, or nil when either is nil (b's commands were not all deletes).
+func (a *deletesAhead) with(b *deletesAhead) *deletesAhead {
+	if a == nil || b == nil {
+		return nil
+	}
+	return &deletesAhead{departing: a.departing.Union(b.departing), destinations: a.destinations.Union(b.destinations)}
+}
