@@ -97,9 +97,12 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan, a
 	r.started = len(confirmed)
 	r.ahead = aheadOf(confirmed)
 	c.log.Debug("disruption pass started", "confirmed", len(confirmed), "of", len(plan.Commands))
-	if len(confirmed) == len(plan.Commands) && len(chain) > 0 {
+	if len(chain) > 0 && (len(confirmed) == 0 || r.ahead != nil) {
+		// The chain runs also when the plan did not hold (kube-scheduler put a drained node's pods
+		// on a node the plan deletes): each step is validated on the cluster alone. A fresh
+		// decision carried from the validation is stale once the chain started something.
 		if n, last := c.runChain(ctx, chain, r.ahead); n > 0 {
-			r.started, r.ahead = r.started+n, last
+			r.started, r.ahead, r.next = r.started+n, last, nil
 		}
 	}
 	return r, nil

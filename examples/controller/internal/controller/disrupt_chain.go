@@ -11,8 +11,8 @@ import (
 // A pass that proposes deletes also decides the passes after it, ahead: step k is decided on the
 // pass's snapshot with the nodes of the steps before it Departing (deletesAhead). Every step
 // waits the validation delay with the first, and is then validated and started in turn, each
-// once the nodes before it are gone, on the cluster as it is then (consolidation.Validate,
-// budgets counted as they are).
+// once the nodes of the deletes started before it are gone, on the cluster as it is then
+// (consolidation.Validate, budgets counted as they are).
 //
 // Why: passes were serial, each with its own validation delay, and at ten nodes the default
 // budget allows one node per pass: a 200-pod scale-down took 5.1-5.5 s per node, the delay, and
@@ -67,16 +67,17 @@ func simulatedOnly(cmds []consolidation.Command) bool {
 	})
 }
 
-// runChain validates and starts the steps in order. Each waits until the nodes of the deletes
-// before it (prev) are gone, so the budget they held is free, at most a DisruptionInterval, and is
-// then validated on the cluster as it is; the chain ends at a step that does not fully hold (the
-// steps after it assumed it), whose confirmed commands still start. It returns the commands
-// started and what the next pass may decide ahead of.
+// runChain validates and starts the steps in order, each on the cluster as it is then: a step
+// decided ahead of commands that did not hold is still a valid command if the validation says so,
+// since it checks the step against the cluster alone. A step waits until the nodes of the deletes
+// started before it (prev) are gone, so the budget they held is free, at most a
+// DisruptionInterval; a replace started ends the chain (its nodes stay until its replacement
+// boots). It returns the commands started and what the next pass may decide ahead of.
 func (c *Controller) runChain(ctx context.Context, steps []*consolidation.Plan, prev *deletesAhead) (int, *deletesAhead) {
 	started := 0
 	for i, step := range steps {
 		began := time.Now()
-		if prev == nil || !c.awaitGone(ctx, prev.departing.UnsortedList(), c.cfg.DisruptionInterval) {
+		if prev != nil && !c.awaitGone(ctx, prev.departing.UnsortedList(), c.cfg.DisruptionInterval) {
 			break
 		}
 		confirmed, err := c.resimulate(ctx, c.takeSnapshot(), step.Commands)
@@ -86,11 +87,12 @@ func (c *Controller) runChain(ctx context.Context, steps []*consolidation.Plan, 
 		}
 		c.start(ctx, confirmed)
 		started += len(confirmed)
-		prev = aheadOf(confirmed)
 		c.log.Debug("disruption chain step started", "step", i+1, "of", len(steps), "confirmed", len(confirmed),
 			"proposed", len(step.Commands), "waitedMillis", time.Since(began).Milliseconds())
-		if len(confirmed) < len(step.Commands) {
-			break
+		if len(confirmed) > 0 {
+			if prev = aheadOf(confirmed); prev == nil {
+				break
+			}
 		}
 	}
 	return started, prev

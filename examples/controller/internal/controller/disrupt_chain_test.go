@@ -156,3 +156,30 @@ func terminateDisrupted(ctx context.Context, e *testEnv) *atomic.Int64 {
 	}()
 	return &most
 }
+
+// TestChainRunsWhenThePlanFails: the pass's own delete no longer holds at validation (a pod came
+// to its node meanwhile, as kube-scheduler may put a drained node's pods there); the chain's
+// steps are validated on the cluster alone and still run, and that node stays.
+func TestChainRunsWhenThePlanFails(t *testing.T) {
+	t.Parallel()
+	e := chainEnv(t, 10)
+	e.c.cfg.ValidationDelay, e.c.cfg.DisruptionInterval = 2*time.Second, 5*time.Second
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	terminateDisrupted(ctx, e)
+	first, err := consolidation.Decide(e.c.consolidationInput(ctx, e.c.takeSnapshot()))
+	require.NoError(t, err)
+	require.Len(t, first.Commands, 1)
+	kept := first.Commands[0].Nodes[0]
+	time.AfterFunc(e.c.cfg.ValidationDelay/2, func() { _ = e.c.inf.pods.GetIndexer().Add(newPod("arrived", boundTo(kept))) })
+
+	r, err := e.c.disrupt(ctx, nil, nil)
+	require.NoError(t, err)
+	e.c.commands.Wait()
+	assert.GreaterOrEqual(t, r.started, 2, "the chain's steps")
+	assert.Nil(t, r.next, "no stale decision carried after the chain started")
+	_, there, err := e.c.inf.nodes.GetStore().GetByKey(kept)
+	require.NoError(t, err)
+	assert.True(t, there, "the node that got a pod stays")
+	assert.False(t, e.c.state.isDisrupting(kept))
+}
