@@ -46,17 +46,24 @@ func chainEnv(t *testing.T, n int) *testEnv {
 	return e
 }
 
+// firstDecision is e's pass input and the plan Decide makes of it: one command, as the default
+// budget allows one node of ten.
+func firstDecision(t *testing.T, e *testEnv) (consolidation.Input, *consolidation.Plan) {
+	t.Helper()
+	in := e.c.consolidationInput(t.Context(), e.c.takeSnapshot())
+	first, err := consolidation.Decide(in)
+	require.NoError(t, err)
+	require.Len(t, first.Commands, 1, "10 % of 10 nodes")
+	return in, first
+}
+
 // TestDecideChain: ten empty nodes at the default budget, one node per pass. The pass's own plan
 // deletes one; the chain decides the next passes' deletes ahead, one distinct node each, as far as
 // its step limit, the same as the passes one at a time would (checked by deciding them one after
 // another on the cluster with the nodes removed).
 func TestDecideChain(t *testing.T) {
 	t.Parallel()
-	e := chainEnv(t, 10)
-	in := e.c.consolidationInput(t.Context(), e.c.takeSnapshot())
-	first, err := consolidation.Decide(in)
-	require.NoError(t, err)
-	require.Len(t, first.Commands, 1, "10 % of 10 nodes")
+	in, first := firstDecision(t, chainEnv(t, 10))
 	require.Equal(t, consolidation.ReasonEmpty, first.Commands[0].Reason)
 
 	steps := decideChain(in, first, chainLimits{steps: 5, decideFor: time.Minute})
@@ -85,10 +92,7 @@ func TestDecideChain(t *testing.T) {
 // TestDecideChainStops: no chain without deletes to decide ahead of, nor past its time.
 func TestDecideChainStops(t *testing.T) {
 	t.Parallel()
-	e := chainEnv(t, 10)
-	in := e.c.consolidationInput(t.Context(), e.c.takeSnapshot())
-	first, err := consolidation.Decide(in)
-	require.NoError(t, err)
+	in, first := firstDecision(t, chainEnv(t, 10))
 	assert.Empty(t, decideChain(in, &consolidation.Plan{}, chainLimits{steps: 5, decideFor: time.Minute}), "nothing proposed")
 	assert.Empty(t, decideChain(in, first, chainLimits{steps: 0, decideFor: time.Minute}), "no steps allowed")
 	assert.Empty(t, decideChain(in, first, chainLimits{steps: 5, decideFor: 0}), "no time")
@@ -167,9 +171,7 @@ func TestChainRunsWhenThePlanFails(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	terminateDisrupted(ctx, e)
-	first, err := consolidation.Decide(e.c.consolidationInput(ctx, e.c.takeSnapshot()))
-	require.NoError(t, err)
-	require.Len(t, first.Commands, 1)
+	_, first := firstDecision(t, e)
 	kept := first.Commands[0].Nodes[0]
 	time.AfterFunc(e.c.cfg.ValidationDelay/2, func() { _ = e.c.inf.pods.GetIndexer().Add(newPod("arrived", boundTo(kept))) })
 
