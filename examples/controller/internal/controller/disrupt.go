@@ -66,16 +66,8 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan, a
 	start := time.Now()
 	var chain []*consolidation.Plan
 	if plan == nil {
-		s := c.takeSnapshot()
-		c.updateConsolidatable(ctx, s)
-		r.wake = c.wakeAt(s)
-		in := c.consolidationInput(ctx, s)
-		ahead.mark(&in, c.state.isDisrupting)
-		if plan, err = consolidation.Decide(in); err != nil {
-			return r, fmt.Errorf("decide: %w", err)
-		}
-		if c.cfg.DisruptionChainSteps > 0 {
-			chain = decideChain(in, plan, chainLimits{steps: c.cfg.DisruptionChainSteps, decideFor: c.cfg.ValidationDelay / 2})
+		if plan, chain, r.wake, err = c.decide(ctx, ahead); err != nil {
+			return r, err
 		}
 	}
 	c.markDrifted(ctx, plan)
@@ -106,6 +98,25 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan, a
 		}
 	}
 	return r, nil
+}
+
+// decide is a pass's own decision on a fresh snapshot, made ahead of the deletes under way, the
+// chain of the passes after it (decideChain) and the snapshot's wakeAt.
+func (c *Controller) decide(ctx context.Context, ahead *deletesAhead) (*consolidation.Plan, []*consolidation.Plan, time.Time, error) {
+	s := c.takeSnapshot()
+	c.updateConsolidatable(ctx, s)
+	wake := c.wakeAt(s)
+	in := c.consolidationInput(ctx, s)
+	ahead.mark(&in, c.state.isDisrupting)
+	plan, err := consolidation.Decide(in)
+	if err != nil {
+		return nil, nil, wake, fmt.Errorf("decide: %w", err)
+	}
+	var chain []*consolidation.Plan
+	if c.cfg.DisruptionChainSteps > 0 {
+		chain = decideChain(in, plan, chainLimits{steps: c.cfg.DisruptionChainSteps, decideFor: c.cfg.ValidationDelay / 2})
+	}
+	return plan, chain, wake, nil
 }
 
 // consolidationInput is the snapshot as consolidation reads it, with the controller's options. The
