@@ -64,6 +64,10 @@ type scaleReport struct {
 	// ScaleDownCommands is how many disruption commands the controller executed during the
 	// scale-down (karpenter_voluntary_disruption_decisions_total).
 	ScaleDownCommands int
+	// ScaleDownPricePerHour is what the cluster costs once the scale-down settled, and
+	// ScaleDownPlanPerHour what an offline plan of the pods left costs on an empty cluster (the
+	// same yardstick as PricePlan): how good a state consolidation settled in, not only how fast.
+	ScaleDownPricePerHour, ScaleDownPlanPerHour float64
 	// ScaleUpCommands is how many the controller executed during the scale-up: consolidation
 	// acting on nodes whose pods kube-scheduler has not bound yet, which evicts pods and adds
 	// writes and NodeClaims to the scale-up's figures.
@@ -97,8 +101,9 @@ func (r *scaleReport) log(t *testing.T) {
 	t.Logf("steady state at %d nodes / %d pods: %.2f controller requests/s; %s %.3f cores, RSS %.0f MiB (peak %.0f MiB, heap %.0f MiB); "+
 		"reconcile mean %.2f ms over %d", r.SteadyNodes, r.SteadyPods, r.SteadyRequestsPerSecond, whose, r.SteadyCPUCores, r.RSSMiB,
 		r.HWMMiB, r.HeapMiB, r.ReconcileMeanMillis, r.ReconcileCount)
-	t.Logf("scale-down: settled in %.1f s (within 10 disruption intervals: %v), %d nodes removed, %d evictions, %d commands executed",
-		r.ScaleDownSettleSeconds, r.ScaleDownWithinIntervals, r.ScaleDownNodesRemoved, r.ScaleDownEvictions, r.ScaleDownCommands)
+	t.Logf("scale-down: settled in %.1f s (within 10 disruption intervals: %v), %d nodes removed, %d evictions, %d commands executed; "+
+		"then $%.2f/h, an offline plan of the pods left $%.2f/h", r.ScaleDownSettleSeconds, r.ScaleDownWithinIntervals,
+		r.ScaleDownNodesRemoved, r.ScaleDownEvictions, r.ScaleDownCommands, r.ScaleDownPricePerHour, r.ScaleDownPlanPerHour)
 	t.Logf("churn: %d scalings, settled %.1f s after, longest pending %.1f s, %d pod nominations; leaked VMs %d, "+
 		"stuck NodeClaims %d, lost pods %d", r.ChurnScales, r.ChurnSettleSeconds, r.ChurnMaxPendingSeconds, r.ChurnNominations,
 		r.LeakedVMs, r.StuckClaims, r.LostPods)

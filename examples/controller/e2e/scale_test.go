@@ -264,6 +264,8 @@ func scaleDown(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShap
 	r.ScaleDownEvictions = w.podsCreated() - createdBefore
 	r.ScaleDownCommands = int(counterTotal(t, s.metrics, disruptionDecisions) - commandsBefore)
 	r.ScaleDownWithinIntervals = r.ScaleDownSettleSeconds <= 10*scaleDisruptionInterval.Seconds()
+	r.ScaleDownPricePerHour = clusterPrice(t, w)
+	_, r.ScaleDownPlanPerHour = lowerBound(t, w, ns)
 	requireNoLeaks(t, s, w, want, r)
 }
 
