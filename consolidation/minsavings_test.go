@@ -53,3 +53,45 @@ func TestMinReplaceSavings(t *testing.T) {
 		})
 	}
 }
+
+// TestMinReplaceSavingsTrimsOptions: when the replacement's launch list holds a type that saves
+// enough and one that saves too little, MinReplaceSavings drops the latter from the list instead of
+// refusing the replace for it (the savings of a replace are counted at its dearest option). The
+// big node of the sixth session's scale-down runs stayed for this: its pods fit a type at 54 % of
+// its price, but the list also held types at 99 %.
+func TestMinReplaceSavingsTrimsOptions(t *testing.T) {
+	types := []*instancetype.InstanceType{
+		fxType(fxTypeSpec{name: "big", cpu: "4", memory: "4Gi"}),      // $0.80/h
+		fxType(fxTypeSpec{name: "near", cpu: "4", memory: "3Gi"}),     // $0.70/h: saves 12.5 %
+		fxType(fxTypeSpec{name: "close", cpu: "4", memory: "3840Mi"}), // $0.775/h: saves 3.1 %
+	}
+	build := func(min float64) Input {
+		c := newFxCluster(types, fxPool("default", fxOD))
+		c.opts = Options{MinReplaceSavings: min}
+		c.node("n", "", "big", fxZ1, fxOD, fxPod("p", "3", "1Gi"))
+		return c.input()
+	}
+	tests := []struct {
+		name    string
+		min     float64
+		options []string
+		savings float64
+	}{
+		{name: "zero: every cheaper type, savings at the dearest (Karpenter)", min: 0, options: []string{"near", "close"}, savings: 0.025},
+		{name: "10 %: the type saving too little is dropped", min: 0.1, options: []string{"near"}, savings: 0.1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			plan, err := Decide(build(tc.min))
+			require.NoError(t, err)
+			require.Len(t, plan.Commands, 1, "%v", fxSummary(plan))
+			cmd := plan.Commands[0]
+			require.NotNil(t, cmd.Replacement)
+			assert.Equal(t, tc.options, cmd.Replacement.InstanceTypeOptions)
+			assert.InDelta(t, tc.savings, cmd.SavingsPerHour, 1e-9)
+		})
+	}
+	plan, err := Decide(build(0.2))
+	require.NoError(t, err)
+	assert.Empty(t, plan.Commands, "20 %: no type saves enough")
+}

@@ -63,6 +63,10 @@ type replaceRule struct {
 	// type; a replacement may not be one of them, nor cost as much as one (Karpenter's
 	// filterOutSameInstanceType), else it would only shuffle pods onto an identical node.
 	removedTypes map[string]float64
+	// keep is the fraction of below the replacements may cost at most, 1 - Options.MinReplaceSavings:
+	// a launch option dearer than that is dropped from the list (as options no cheaper than the
+	// removed nodes are), rather than the whole replace refused for its dearest option.
+	keep float64
 	// allSpot is set when every removed node is spot; single when one node is removed.
 	allSpot, single bool
 	spotToSpot      bool
@@ -70,9 +74,19 @@ type replaceRule struct {
 	anyPrice bool
 }
 
+// cap is what the replacements together must cost less than: the removed nodes' price, less the
+// least saving. Drift's rule has no cap (anyPrice) and a zero rule (no keep) is Karpenter's.
+func (r replaceRule) cap() float64 {
+	if r.keep > 0 && r.keep < 1 {
+		return r.below * r.keep
+	}
+	return r.below
+}
+
 // newReplaceRule is the rule for removing nodes.
 func newReplaceRule(nodes []*candidate, opts Options) replaceRule {
-	r := replaceRule{removedTypes: map[string]float64{}, allSpot: true, single: len(nodes) == 1, spotToSpot: opts.SpotToSpot}
+	r := replaceRule{removedTypes: map[string]float64{}, allSpot: true, single: len(nodes) == 1, spotToSpot: opts.SpotToSpot,
+		keep: 1 - opts.MinReplaceSavings}
 	for _, c := range nodes {
 		r.below += c.price
 		if c.capacityType != api.CapacityTypeSpot {
@@ -110,7 +124,7 @@ func (b *priceBook) price(nc provisioner.NodeClaim, r replaceRule, below float64
 	opts := b.options(nc)
 	limit := math.Inf(1)
 	if !r.anyPrice {
-		limit = min(r.below, below)
+		limit = min(r.cap(), below)
 		for _, o := range opts {
 			if p, same := r.removedTypes[o.name]; same {
 				limit = min(limit, p)
@@ -228,7 +242,7 @@ func (b *priceBook) priceAll(claims []provisioner.NodeClaim, r replaceRule) ([]p
 		caps[i] = math.Inf(1)
 	}
 	if len(claims) > 1 && !r.anyPrice {
-		slack := r.below
+		slack := r.cap()
 		for i, nc := range claims {
 			pc, why := b.price(nc, r, caps[i])
 			if why != "" {
@@ -254,7 +268,7 @@ func (b *priceBook) priceAll(claims []provisioner.NodeClaim, r replaceRule) ([]p
 		out = append(out, pc.claim)
 		total += pc.worst
 	}
-	if !r.anyPrice && total >= r.below {
+	if !r.anyPrice && total >= r.cap() {
 		return nil, 0, "the replacements together cost as much as the removed nodes"
 	}
 	return out, total, ""
