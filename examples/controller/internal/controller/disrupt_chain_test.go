@@ -131,8 +131,9 @@ func TestDisruptRunsChain(t *testing.T) {
 	assert.Len(t, claims.Items, left, "and its NodeClaim")
 }
 
-// terminateDisrupted stands in for termination: a node disrupted for 20 ms leaves the caches and
-// the state, as its Node's deletion would. It returns the most nodes ever seen disrupted at once.
+// terminateDisrupted stands in for termination: a disrupted node whose NodeClaim (of the same
+// name) the command deleted leaves the caches and the state 20 ms later, as its Node's deletion
+// would. It returns the most nodes ever seen disrupted at once.
 func terminateDisrupted(ctx context.Context, e *testEnv) *atomic.Int64 {
 	var most atomic.Int64
 	since := map[string]time.Time{}
@@ -145,6 +146,9 @@ func terminateDisrupted(ctx context.Context, e *testEnv) *atomic.Int64 {
 					continue
 				}
 				now++
+				if _, err := e.dyn.Resource(NodeClaimsGVR).Get(ctx, node.Name, metav1.GetOptions{}); err == nil {
+					continue // the command has not deleted its NodeClaim yet
+				}
 				if since[node.Name].IsZero() {
 					since[node.Name] = time.Now()
 				} else if time.Since(since[node.Name]) > 20*time.Millisecond {
