@@ -94,8 +94,9 @@ type Options struct {
 	// it counts on evictions the eviction API will refuse.
 	UnpacedPDBs bool
 	// MinReplaceSavings is the least fraction of the removed nodes' price a consolidation replace
-	// must save (0.1: the replacements' worst launch price is at most 90 % of it); deletes are not
-	// affected. Zero is Karpenter's rule, any saving. Karpenter has no such option (its answer to
+	// must save (0.1: the replacements' worst launch price is at most 90 % of it: dearer types are
+	// dropped from the replacement's launch list, and the replace is proposed when a type is left);
+	// deletes are not affected. Zero is Karpenter's rule, any saving. Karpenter has no such option (its answer to
 	// churn is the Balanced policy; the "price improvement factor" of kubernetes-sigs/karpenter
 	// #1440, #2561 and #2977 was proposed, not merged): this is napkit's, for replaces that save a
 	// cent an hour yet evict every pod of a node and launch another. Values outside [0, 1) are an
