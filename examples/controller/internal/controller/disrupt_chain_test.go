@@ -110,11 +110,7 @@ func TestDecideChainStops(t *testing.T) {
 // its NodeClaim.
 func TestDisruptRunsChain(t *testing.T) {
 	t.Parallel()
-	e := chainEnv(t, 10)
-	e.c.cfg.ValidationDelay, e.c.cfg.DisruptionInterval = 2*time.Second, 5*time.Second
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	most := terminateDisrupted(ctx, e)
+	e, ctx, most := runningChainEnv(t)
 
 	began := time.Now()
 	r, err := e.c.disrupt(ctx, nil, nil)
@@ -129,6 +125,16 @@ func TestDisruptRunsChain(t *testing.T) {
 	claims, err := e.dyn.Resource(NodeClaimsGVR).List(ctx, metav1.ListOptions{})
 	require.NoError(t, err)
 	assert.Len(t, claims.Items, left, "and its NodeClaim")
+}
+
+// runningChainEnv is chainEnv(t, 10) with a 2 s validation delay and terminateDisrupted running
+// until the test ends; it returns the environment, the test's context and the most nodes seen
+// disrupted at once.
+func runningChainEnv(t *testing.T) (*testEnv, context.Context, *atomic.Int64) {
+	t.Helper()
+	e := chainEnv(t, 10)
+	e.c.cfg.ValidationDelay, e.c.cfg.DisruptionInterval = 2*time.Second, 5*time.Second
+	return e, t.Context(), terminateDisrupted(t.Context(), e)
 }
 
 // terminateDisrupted stands in for termination: a disrupted node whose NodeClaim (of the same
@@ -170,11 +176,7 @@ func terminateDisrupted(ctx context.Context, e *testEnv) *atomic.Int64 {
 // steps are validated on the cluster alone and still run, and that node stays.
 func TestChainRunsWhenThePlanFails(t *testing.T) {
 	t.Parallel()
-	e := chainEnv(t, 10)
-	e.c.cfg.ValidationDelay, e.c.cfg.DisruptionInterval = 2*time.Second, 5*time.Second
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	terminateDisrupted(ctx, e)
+	e, ctx, _ := runningChainEnv(t)
 	_, first := firstDecision(t, e)
 	kept := first.Commands[0].Nodes[0]
 	time.AfterFunc(e.c.cfg.ValidationDelay/2, func() { _ = e.c.inf.pods.GetIndexer().Add(newPod("arrived", boundTo(kept))) })
