@@ -140,9 +140,6 @@ func (p *pass) draftRemove(nodes []*candidate, detail string, quick bool) (*draf
 	if d.savings < minSavings {
 		return nil, "no savings", nil
 	}
-	if d.kind == CommandReplace && d.savings < r.below*p.in.Options.MinReplaceSavings {
-		return nil, "saves less than MinReplaceSavings", nil
-	}
 	if !p.balancedApproves(nodes, d.savings) {
 		return nil, "Balanced score below 1/k", nil
 	}

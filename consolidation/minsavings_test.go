@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/napkit/napkit/instancetype"
+	"github.com/napkit/napkit/provisioner"
 )
 
 // fxMinSavingsCluster: node n (4 CPU, 4Gi: $0.8/h) holds one 3-CPU pod; the only cheaper type that
@@ -94,4 +95,32 @@ func TestMinReplaceSavingsTrimsOptions(t *testing.T) {
 	plan, err := Decide(build(0.2))
 	require.NoError(t, err)
 	assert.Empty(t, plan.Commands, "20 %: no type saves enough")
+}
+
+// TestPriceTrimsToMinSavings: the price cap is the removed nodes' price less MinReplaceSavings of
+// it; a replacement whose cheaper types all save too little is refused for that, by name, not as
+// "no instance type is cheaper".
+func TestPriceTrimsToMinSavings(t *testing.T) {
+	pool := fxPool("default", fxOD)
+	in := newFxCluster(fxSizedTypes(3, 4, 8), pool).input()
+	book := newPriceBook(&in)
+	claim := func(sizes ...int) provisioner.NodeClaim {
+		nc := provisioner.NodeClaim{Name: "a", NodePool: pool.Name, Zone: fxZ1, CapacityType: fxOD}
+		for _, i := range sizes {
+			nc.InstanceTypeOptions = append(nc.InstanceTypeOptions, fxSizeName(i))
+		}
+		nc.InstanceType = nc.InstanceTypeOptions[0]
+		return nc
+	}
+	half := replaceRule{below: 1.6, minSavings: 0.5, removedTypes: map[string]float64{fxSizeName(8): 1.6}} // ceiling $0.8/h
+
+	out, worst, why := book.priceAll([]provisioner.NodeClaim{claim(3, 4, 8)}, half)
+	require.Empty(t, why)
+	assert.Equal(t, []string{fxSizeName(3)}, out[0].InstanceTypeOptions, "size-04 ($0.8/h) saves only 50 %, not more")
+	assert.InDelta(t, 0.6, worst, 1e-9)
+
+	_, _, why = book.priceAll([]provisioner.NodeClaim{claim(4, 8)}, half)
+	assert.Equal(t, "no instance type saves MinReplaceSavings of the removed nodes' price", why)
+	_, _, why = book.priceAll([]provisioner.NodeClaim{claim(8)}, half)
+	assert.Equal(t, "no instance type is cheaper than the removed nodes", why)
 }

@@ -63,10 +63,8 @@ type replaceRule struct {
 	// type; a replacement may not be one of them, nor cost as much as one (Karpenter's
 	// filterOutSameInstanceType), else it would only shuffle pods onto an identical node.
 	removedTypes map[string]float64
-	// keep is the fraction of below the replacements may cost at most, 1 - Options.MinReplaceSavings:
-	// a launch option dearer than that is dropped from the list (as options no cheaper than the
-	// removed nodes are), rather than the whole replace refused for its dearest option.
-	keep float64
+	// minSavings is Options.MinReplaceSavings (zero: Karpenter's rule); see ceiling.
+	minSavings float64
 	// allSpot is set when every removed node is spot; single when one node is removed.
 	allSpot, single bool
 	spotToSpot      bool
@@ -74,19 +72,9 @@ type replaceRule struct {
 	anyPrice bool
 }
 
-// cap is what the replacements together must cost less than: the removed nodes' price, less the
-// least saving. Drift's rule has no cap (anyPrice) and a zero rule (no keep) is Karpenter's.
-func (r replaceRule) cap() float64 {
-	if r.keep > 0 && r.keep < 1 {
-		return r.below * r.keep
-	}
-	return r.below
-}
-
 // newReplaceRule is the rule for removing nodes.
 func newReplaceRule(nodes []*candidate, opts Options) replaceRule {
-	r := replaceRule{removedTypes: map[string]float64{}, allSpot: true, single: len(nodes) == 1, spotToSpot: opts.SpotToSpot,
-		keep: 1 - opts.MinReplaceSavings}
+	r := replaceRule{removedTypes: map[string]float64{}, allSpot: true, single: len(nodes) == 1, spotToSpot: opts.SpotToSpot}
 	for _, c := range nodes {
 		r.below += c.price
 		if c.capacityType != api.CapacityTypeSpot {
@@ -98,8 +86,14 @@ func newReplaceRule(nodes []*candidate, opts Options) replaceRule {
 			}
 		}
 	}
+	r.minSavings = opts.MinReplaceSavings
 	return r
 }
+
+// ceiling is what the replacements together must cost less than: the removed nodes' price less
+// the least saving. A launch option dearer is dropped from the list (as options no cheaper than
+// the removed nodes are), rather than the whole replace refused for its dearest option.
+func (r replaceRule) ceiling() float64 { return r.below * (1 - r.minSavings) }
 
 // priced is a replacement after the rules: its launch list filtered, and its cheapest and worst
 // launch prices.
@@ -122,18 +116,23 @@ type option struct {
 // the savings for a command with several replacements). why is non-empty when nothing is left.
 func (b *priceBook) price(nc provisioner.NodeClaim, r replaceRule, below float64) (priced, string) {
 	opts := b.options(nc)
-	limit := math.Inf(1)
+	limit, ceiling := math.Inf(1), math.Inf(1)
 	if !r.anyPrice {
-		limit = min(r.cap(), below)
+		limit = min(r.below, below)
 		for _, o := range opts {
 			if p, same := r.removedTypes[o.name]; same {
 				limit = min(limit, p)
 			}
 		}
+		ceiling = min(limit, r.ceiling())
 	}
+	short := false // a type cheaper than the removed nodes was dropped for saving too little
 	opts = slices.DeleteFunc(opts, func(o option) bool {
-		_, same := r.removedTypes[o.name]
-		return o.price >= limit || (same && !r.anyPrice)
+		if _, same := r.removedTypes[o.name]; (same && !r.anyPrice) || o.price >= limit {
+			return true
+		}
+		short = short || o.price >= ceiling
+		return o.price >= ceiling
 	})
 	if !r.anyPrice && r.allSpot && nc.CapacityType == api.CapacityTypeSpot {
 		if !r.spotToSpot {
@@ -145,6 +144,9 @@ func (b *priceBook) price(nc provisioner.NodeClaim, r replaceRule, below float64
 		if r.single {
 			opts = opts[:spotToSpotMinTypes]
 		}
+	}
+	if len(opts) == 0 && short {
+		return priced{}, "no instance type saves MinReplaceSavings of the removed nodes' price"
 	}
 	if len(opts) == 0 {
 		return priced{}, "no instance type is cheaper than the removed nodes"
@@ -242,7 +244,7 @@ func (b *priceBook) priceAll(claims []provisioner.NodeClaim, r replaceRule) ([]p
 		caps[i] = math.Inf(1)
 	}
 	if len(claims) > 1 && !r.anyPrice {
-		slack := r.cap()
+		slack := r.ceiling()
 		for i, nc := range claims {
 			pc, why := b.price(nc, r, caps[i])
 			if why != "" {
@@ -268,7 +270,7 @@ func (b *priceBook) priceAll(claims []provisioner.NodeClaim, r replaceRule) ([]p
 		out = append(out, pc.claim)
 		total += pc.worst
 	}
-	if !r.anyPrice && total >= r.cap() {
+	if !r.anyPrice && total >= r.ceiling() {
 		return nil, 0, "the replacements together cost as much as the removed nodes"
 	}
 	return out, total, ""
