@@ -114,7 +114,7 @@ func (c *Controller) decide(ctx context.Context, ahead *deletesAhead) (*consolid
 	}
 	var chain []*consolidation.Plan
 	if c.cfg.DisruptionChainSteps > 0 {
-		chain = decideChain(in, plan, chainLimits{steps: c.cfg.DisruptionChainSteps, decideFor: c.cfg.ValidationDelay / 2})
+		chain = decideChain(ctx, in, plan, chainLimits{steps: c.cfg.DisruptionChainSteps, decideFor: c.cfg.ValidationDelay / 2})
 	}
 	return plan, chain, wake, nil
 }

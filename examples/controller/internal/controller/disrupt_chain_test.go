@@ -66,7 +66,7 @@ func TestDecideChain(t *testing.T) {
 	in, first := firstDecision(t, chainEnv(t, 10))
 	require.Equal(t, consolidation.ReasonEmpty, first.Commands[0].Reason)
 
-	steps := decideChain(in, first, chainLimits{steps: 5, decideFor: time.Minute})
+	steps := decideChain(t.Context(), in, first, chainLimits{steps: 5, decideFor: time.Minute})
 	require.Len(t, steps, 5, "the step limit")
 	removed := slices.Clone(first.Commands[0].Nodes)
 	for i, step := range steps {
@@ -93,15 +93,15 @@ func TestDecideChain(t *testing.T) {
 func TestDecideChainStops(t *testing.T) {
 	t.Parallel()
 	in, first := firstDecision(t, chainEnv(t, 10))
-	assert.Empty(t, decideChain(in, &consolidation.Plan{}, chainLimits{steps: 5, decideFor: time.Minute}), "nothing proposed")
-	assert.Empty(t, decideChain(in, first, chainLimits{steps: 0, decideFor: time.Minute}), "no steps allowed")
-	assert.Empty(t, decideChain(in, first, chainLimits{steps: 5, decideFor: 0}), "no time")
+	assert.Empty(t, decideChain(t.Context(), in, &consolidation.Plan{}, chainLimits{steps: 5, decideFor: time.Minute}), "nothing proposed")
+	assert.Empty(t, decideChain(t.Context(), in, first, chainLimits{steps: 0, decideFor: time.Minute}), "no steps allowed")
+	assert.Empty(t, decideChain(t.Context(), in, first, chainLimits{steps: 5, decideFor: 0}), "no time")
 	replace := &consolidation.Plan{Commands: []consolidation.Command{{Kind: consolidation.CommandReplace,
 		Reason: consolidation.ReasonUnderutilized, Nodes: []string{"n00"}}}}
-	assert.Empty(t, decideChain(in, replace, chainLimits{steps: 5, decideFor: time.Minute}), "a replace keeps its nodes")
+	assert.Empty(t, decideChain(t.Context(), in, replace, chainLimits{steps: 5, decideFor: time.Minute}), "a replace keeps its nodes")
 	drift := &consolidation.Plan{Commands: []consolidation.Command{{Kind: consolidation.CommandDelete,
 		Reason: consolidation.ReasonDrifted, Nodes: []string{"n00"}}}}
-	assert.Empty(t, decideChain(in, drift, chainLimits{steps: 5, decideFor: time.Minute}), "drift is validated by deciding again")
+	assert.Empty(t, decideChain(t.Context(), in, drift, chainLimits{steps: 5, decideFor: time.Minute}), "drift is validated by deciding again")
 }
 
 // TestDisruptRunsChain: one pass over ten empty nodes at the default budget starts the first
