@@ -62,7 +62,8 @@ scheduler_client_limit() {
 	EOF
 	chmod +x "$wrapper"
 	export KUBE_LOCAL_SCHEDULER="$wrapper"
-	trap 'rm -f "$wrapper"' EXIT
+	# Expanded now: the trap runs after this function's locals are gone (set -u would fail it).
+	trap "rm -f '$wrapper'" EXIT
 	echo "== scale: kube-scheduler client qps ${qps:-50}, burst ${burst:-100} (through $wrapper)"
 }
 
