@@ -13,3 +13,17 @@ func IsEphemeralTaint(key string) bool {
 	}
 	return false
 }
+
+// TaintKeyDeletionCandidate is napkit's soft taint (effect PreferNoSchedule) on a node that
+// consolidation would remove were it not for its budgets and consolidateAfter
+// (consolidation.Unneeded). kube-scheduler's TaintToleration score then sends new and evicted pods
+// to other nodes where they fit, so the candidate is not refilled while it waits its turn; Cluster
+// Autoscaler marks its deletion candidates the same way (DeletionCandidateOfClusterAutoscaler).
+// It is advice to kube-scheduler, not a constraint: the planners read nodes without it (package
+// snapshot drops it).
+const TaintKeyDeletionCandidate = "napkit.io/deletion-candidate"
+
+// DeletionCandidateTaint is the TaintKeyDeletionCandidate taint as napkit sets it.
+func DeletionCandidateTaint() corev1.Taint {
+	return corev1.Taint{Key: TaintKeyDeletionCandidate, Effect: corev1.TaintEffectPreferNoSchedule}
+}

@@ -33,6 +33,8 @@
 //     DaemonSet's or mirror pod. kube-scheduler keeps their room there, so they count among that
 //     node's Pods (not pending), and the node is Nominated. A nomination to a Node that no longer
 //     exists is ignored, as kube-scheduler ignores it.
+//   - napkit's deletion-candidate taint (api.TaintKeyDeletionCandidate) is left out of the
+//     nodes: it is advice to kube-scheduler about consolidation's own plans, not a constraint.
 //   - Pending pods: unbound, not terminal, not being deleted, not nominated to an existing node, not a
 //     DaemonSet's or mirror pod; Options.PendingRule narrows that for a live cluster: PendingUngated
 //     leaves out pods held at a scheduling gate, PendingUnschedulable waits until kube-scheduler has

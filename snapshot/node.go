@@ -20,6 +20,7 @@ var requiredNodeLabels = []string{api.LabelInstanceType, api.LabelZone, api.Labe
 
 // node derives one Node's lifecycle from it, its NodeClaim, its pool and the caller's memory.
 func (t *taker) node(node *corev1.Node) Node {
+	node = withoutAdvice(node)
 	claim := t.claimOfNode(node.Name)
 	pool := t.poolOf(node)
 	if pool != nil {
@@ -80,6 +81,19 @@ func withResources(node *corev1.Node, types []*instancetype.InstanceType) *corev
 	node = node.DeepCopy()
 	node.Status.Capacity = types[i].Capacity.DeepCopy()
 	node.Status.Allocatable = types[i].Allocatable().DeepCopy()
+	return node
+}
+
+// withoutAdvice drops napkit's deletion-candidate taint (api.TaintKeyDeletionCandidate), on a copy:
+// it asks kube-scheduler to prefer other nodes while consolidation waits to remove this one, and
+// a plan that honoured it would change the decision it advises on (an evacuation would open a
+// node rather than use a marked one). Other nodes are returned as they are.
+func withoutAdvice(node *corev1.Node) *corev1.Node {
+	if !hasTaint(node, api.TaintKeyDeletionCandidate) {
+		return node
+	}
+	node = node.DeepCopy()
+	node.Spec.Taints = slices.DeleteFunc(node.Spec.Taints, func(t corev1.Taint) bool { return t.Key == api.TaintKeyDeletionCandidate })
 	return node
 }
 

@@ -180,3 +180,23 @@ func TestWorkloadPods(t *testing.T) {
 		})
 	}
 }
+
+// napkit's deletion-candidate taint is advice to kube-scheduler: the planners' nodes are read
+// without it (on a copy), every other taint kept.
+func TestTakeDropsDeletionCandidateTaint(t *testing.T) {
+	pooled := labels(api.LabelNodePool, "default", api.LabelInstanceType, d2, api.LabelZone, "eastus-1", api.LabelCapacityType, "spot")
+	marked := node("a-marked", ready(t0), pooled, taint("dedicated", corev1.TaintEffectNoSchedule),
+		taint(api.TaintKeyDeletionCandidate, corev1.TaintEffectPreferNoSchedule))
+	plain := node("b-plain", ready(t0), pooled, taint("dedicated", corev1.TaintEffectNoSchedule))
+	s, err := snapshot.Take(snapshot.Objects{Nodes: []*corev1.Node{marked, plain}, NodePools: pools()}, snapshot.Options{Now: t0})
+	require.NoError(t, err)
+	cin := s.ConsolidationInput(consolidation.Options{})
+	require.Len(t, cin.Nodes, 2)
+	want := []corev1.Taint{{Key: "dedicated", Effect: corev1.TaintEffectNoSchedule}}
+	assert.Equal(t, want, cin.Nodes[0].Node.Spec.Taints, "the marked node, for consolidation")
+	assert.Equal(t, want, cin.Nodes[1].Node.Spec.Taints, "the plain node")
+	pin := s.ProvisionerInput(provisioner.Options{})
+	require.Len(t, pin.Nodes, 2)
+	assert.Equal(t, want, pin.Nodes[0].Node.Spec.Taints, "the marked node, for the provisioner")
+	assert.Len(t, marked.Spec.Taints, 2, "the input node is not modified")
+}
