@@ -53,6 +53,7 @@ func TestScale(t *testing.T) {
 			if p.chainSteps != 0 {
 				cfg.DisruptionChainSteps = p.chainSteps
 			}
+			cfg.MarkUnneeded = p.markUnneeded
 		},
 		kubelet: func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
 		process: p.process,

@@ -45,6 +45,9 @@ type scaleParams struct {
 	// chainSteps is NAPKIT_SCALE_DISRUPTION_CHAIN_STEPS: the controller's
 	// Config.DisruptionChainSteps (0, unset: the controller's default; negative: no chain).
 	chainSteps int
+	// markUnneeded is NAPKIT_SCALE_MARK_UNNEEDED (a bool): the controller's Config.MarkUnneeded
+	// (default true, the binary's --mark-unneeded-nodes).
+	markUnneeded bool
 	// process is NAPKIT_SCALE_CONTROLLER=process: the controller binary in its own process, so the
 	// steady state's memory and CPU are its alone ("test", the default: in the test process).
 	process bool
@@ -64,7 +67,7 @@ func readScaleParams(t *testing.T) scaleParams {
 	t.Helper()
 	p := scaleParams{pods: 300, bootDelay: 5 * time.Second, steady: 20 * time.Second, churn: 45 * time.Second,
 		reportPath: os.Getenv("NAPKIT_SCALE_REPORT"), controllerLog: os.Getenv("NAPKIT_SCALE_CONTROLLER_LOG"),
-		phases: map[string]bool{"steady": true, "down": true, "churn": true}}
+		phases: map[string]bool{"steady": true, "down": true, "churn": true}, markUnneeded: true}
 	if v := os.Getenv("NAPKIT_SCALE_PHASES"); v != "" {
 		p.phases = map[string]bool{}
 		for _, name := range strings.Split(v, ",") {
@@ -101,6 +104,13 @@ func readScaleParams(t *testing.T) scaleParams {
 			t.Fatalf("NAPKIT_SCALE_DISRUPTION_CHAIN_STEPS=%q: want an integer", v)
 		}
 		p.chainSteps = n
+	}
+	if v := os.Getenv("NAPKIT_SCALE_MARK_UNNEEDED"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			t.Fatalf("NAPKIT_SCALE_MARK_UNNEEDED=%q: want true or false", v)
+		}
+		p.markUnneeded = b
 	}
 	switch v := os.Getenv("NAPKIT_SCALE_CONTROLLER"); v {
 	case "", "test":

@@ -125,8 +125,8 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	cfg := controller.Config{Kube: kube, Dynamic: dyn, Offerings: offerings, Catalogue: catalogue, Logger: log, Metrics: registry,
 		Images: imagefamily.ImageOptions{Version: f.ImageVersion}, MetricsAddr: f.MetricsAddr, HealthAddr: f.HealthAddr,
 		BatchIdle: f.BatchIdle, BatchMax: f.BatchMax, WaitForScheduler: f.WaitForScheduler, PlanForScheduler: f.PlanForScheduler, NominatePods: nominate, NominateMaxUnbound: f.NominateMaxUnbound, DisruptionInterval: f.DisruptionInterval,
-		DisruptionChainSteps: f.DisruptionChainSteps,
-		ValidationDelay:      f.ValidationDelay, GCInterval: f.GCInterval,
+		DisruptionChainSteps: f.DisruptionChainSteps, MarkUnneeded: f.MarkUnneeded,
+		ValidationDelay: f.ValidationDelay, GCInterval: f.GCInterval,
 		Consolidation: consolidation.Options{MinReplaceSavings: f.MinReplaceSavings},
 		Upkeep: controller.Upkeep{StatusInterval: f.StatusInterval, SystemNamespace: f.SystemNamespace,
 			KubernetesVersion: f.KubernetesVersion, RepairInterval: f.RepairInterval, Prices: prices, PriceRefresh: f.PriceRefresh}}

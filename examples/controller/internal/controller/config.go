@@ -90,6 +90,11 @@ type Config struct {
 	// before it are gone, within the budget at every moment. 0 is DefaultDisruptionChainSteps;
 	// negative decides one pass at a time, as Karpenter does.
 	DisruptionChainSteps int
+	// MarkUnneeded keeps napkit's deletion-candidate taint (PreferNoSchedule) on the nodes
+	// consolidation would remove if its budgets and consolidateAfter allowed it now
+	// (consolidation.Unneeded), so kube-scheduler sends new and evicted pods elsewhere while they
+	// wait their turn (markUnneeded says why); off, no node is tainted.
+	MarkUnneeded bool
 	// ReplacementTimeout bounds the wait for a command's replacements to initialize (10 min).
 	ReplacementTimeout time.Duration
 	// RegistrationTimeout deletes a launched NodeClaim whose node never registered (15 min).

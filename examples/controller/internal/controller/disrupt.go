@@ -112,6 +112,7 @@ func (c *Controller) decide(ctx context.Context, ahead *deletesAhead) (*consolid
 	if err != nil {
 		return nil, nil, wake, fmt.Errorf("decide: %w", err)
 	}
+	c.markUnneeded(ctx, in, plan, wake)
 	var chain []*consolidation.Plan
 	if c.cfg.DisruptionChainSteps > 0 {
 		chain = decideChain(ctx, in, plan, chainLimits{steps: c.cfg.DisruptionChainSteps, decideFor: c.cfg.ValidationDelay / 2})

@@ -1,0 +1,88 @@
+package controller
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/consolidation"
+)
+
+// markUnneeded keeps napkit's deletion-candidate taint (api.TaintKeyDeletionCandidate,
+// PreferNoSchedule) on exactly the nodes consolidation.Unneeded names: the nodes consolidation
+// would remove if its budgets and consolidateAfter allowed it now (Config.MarkUnneeded).
+//
+// Why: the default budget removes one node of ten per command, and kube-scheduler's
+// LeastAllocated score sends each command's evicted pods to the emptiest nodes, which are the next
+// candidates: in a 200-pod scale-down the big node's replace, first proposed 52 s before it ran,
+// was refused twice because the pods of the deletes before it had landed on it (docs/benchmarks.md,
+// issue 18, eighth session).
+// The taint's TaintToleration score (weight 3 against LeastAllocated's 1) sends them to the nodes
+// that stay, where they fit. The planners do not see it (package snapshot drops it).
+//
+// It runs when something may change: the pass proposes commands, a node's consolidateAfter or a
+// nomination is still running (wake), or nodes are marked. It changes nothing while pods are
+// pending: the provisioner is placing them, and kube-scheduler should be free to use any node. The
+// decision is bounded like the chain's (half the validation delay); a failed or stopped one
+// changes nothing.
+func (c *Controller) markUnneeded(ctx context.Context, in consolidation.Input, plan *consolidation.Plan, wake time.Time) {
+	if !c.cfg.MarkUnneeded || len(in.PendingPods) > 0 {
+		return
+	}
+	nodes := c.nodes()
+	marked := slices.ContainsFunc(nodes, func(n *corev1.Node) bool { return hasTaint(n.Spec.Taints, api.TaintKeyDeletionCandidate) })
+	if len(plan.Commands) == 0 && wake.IsZero() && !marked {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.ValidationDelay/2)
+	defer cancel()
+	in.Options.Stop = ctx.Done()
+	names, err := consolidation.Unneeded(in)
+	if err != nil {
+		c.log.Debug("deletion candidates not updated", "error", err)
+		return
+	}
+	c.setDeletionCandidates(ctx, nodes, sets.New(names...))
+}
+
+// setDeletionCandidates adds the taint to the nodes in want that lack it and removes it from the
+// others; nodes being deleted are left as they are.
+func (c *Controller) setDeletionCandidates(ctx context.Context, nodes []*corev1.Node, want sets.Set[string]) {
+	var added, removed []string
+	for _, n := range nodes {
+		has := hasTaint(n.Spec.Taints, api.TaintKeyDeletionCandidate)
+		if n.DeletionTimestamp != nil || has == want.Has(n.Name) {
+			continue
+		}
+		err := c.updateNode(ctx, n.Name, func(n *corev1.Node) bool { return setDeletionCandidate(n, want.Has(n.Name)) })
+		switch {
+		case err != nil:
+			c.log.Warn("deletion candidate taint not written", "node", n.Name, "error", err)
+		case has:
+			removed = append(removed, n.Name)
+		default:
+			added = append(added, n.Name)
+		}
+	}
+	if len(added)+len(removed) > 0 {
+		c.log.Debug("deletion candidates", "marked", added, "unmarked", removed, "candidates", want.Len())
+	}
+}
+
+// setDeletionCandidate adds (on) or removes the taint; it reports whether n changed.
+func setDeletionCandidate(n *corev1.Node, on bool) bool {
+	has := hasTaint(n.Spec.Taints, api.TaintKeyDeletionCandidate)
+	switch {
+	case on && !has:
+		n.Spec.Taints = append(n.Spec.Taints, api.DeletionCandidateTaint())
+	case !on && has:
+		n.Spec.Taints = slices.DeleteFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.Key == api.TaintKeyDeletionCandidate })
+	default:
+		return false
+	}
+	return true
+}
