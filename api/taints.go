@@ -18,7 +18,9 @@ func IsEphemeralTaint(key string) bool {
 // consolidation would remove were it not for its budgets and consolidateAfter
 // (consolidation.Unneeded). kube-scheduler's TaintToleration score then sends new and evicted pods
 // to other nodes where they fit, so the candidate is not refilled while it waits its turn; Cluster
-// Autoscaler marks its deletion candidates the same way (DeletionCandidateOfClusterAutoscaler).
+// Autoscaler marks its deletion candidates the same way (DeletionCandidateOfClusterAutoscaler),
+// and Karpenter's maintainers proposed it for consolidation candidates (kubernetes-sigs/karpenter
+// #624, #651; aws/karpenter-provider-aws #4310), not merged: the taint is napkit's.
 // It is advice to kube-scheduler, not a constraint: the planners read nodes without it (package
 // snapshot drops it).
 const TaintKeyDeletionCandidate = "napkit.io/deletion-candidate"
