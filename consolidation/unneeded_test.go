@@ -46,6 +46,13 @@ func TestUnneeded(t *testing.T) {
 				c.nodes[2].Deleting = true
 			},
 			want: []string{"empty-03"}},
+		{name: "deleting nodes hold no budget", cluster: emptyNodes(fxBudgets(fxBudget("100%", "", 0))),
+			mark: func(c *fxCluster) {
+				for _, name := range fxNames("going", 3) {
+					c.node(name, "", fxDefaultType, fxZ1, fxOD).Deleting = true
+				}
+			},
+			decided: []string{"empty-00"}, want: []string{"empty-00", "empty-01", "empty-02", "empty-03"}},
 		{name: "full nodes are needed", cluster: func() *fxCluster {
 			c := newFxCluster(fxKarpenterTypes(), fxPool("default", fxOD, tenPercent))
 			c.node("full-a", "", fxDefaultType, fxZ1, fxOD, fxPods(1, "a", "3", "3Gi")...)
