@@ -84,3 +84,28 @@ func TestSetDeletionCandidate(t *testing.T) {
 	require.False(t, setDeletionCandidate(n, false), "already gone")
 	assert.Empty(t, n.Spec.Taints)
 }
+
+// TestSetDeletionCandidatesBounded: one pass writes at most maxMarkWrites Nodes; the next writes
+// the rest.
+func TestSetDeletionCandidatesBounded(t *testing.T) {
+	e := newTestEnv(t)
+	want := sets.New[string]()
+	for i := range maxMarkWrites + 7 {
+		name := fmt.Sprintf("n%03d", i)
+		e.addNode(t, newNode(name, pid(name)))
+		want.Insert(name)
+	}
+	before := len(e.kube.Actions())
+	e.c.setDeletionCandidates(t.Context(), e.c.nodes(), want)
+	assert.Len(t, e.kube.Actions(), before+maxMarkWrites)
+	for i := range maxMarkWrites + 7 { // the informer would show the writes
+		name := fmt.Sprintf("n%03d", i)
+		require.NoError(t, e.c.inf.nodes.GetIndexer().Update(e.storedNode(t, name)))
+	}
+	before = len(e.kube.Actions())
+	e.c.setDeletionCandidates(t.Context(), e.c.nodes(), want)
+	assert.Len(t, e.kube.Actions(), before+7, "the rest in the next pass")
+	for name := range want {
+		assert.True(t, hasTaint(e.storedNode(t, name).Spec.Taints, api.TaintKeyDeletionCandidate), name)
+	}
+}
