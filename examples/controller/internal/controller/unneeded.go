@@ -26,11 +26,14 @@ import (
 //
 // It runs when something may change: the pass proposes commands, a node's consolidateAfter or a
 // nomination is still running (wake), or nodes are marked. It changes nothing while pods are
-// pending: the provisioner is placing them, and kube-scheduler should be free to use any node. The
+// pending (the provisioner is placing them, and kube-scheduler should be free to use any node), nor
+// while a command of the controller's is under way: until a replace's replacement is up, its
+// node's pods need room on the others in every simulation, so every node looked needed and was
+// unmarked just before the drain whose pods the marks were to steer (scale suite, 200 pods). The
 // decision is bounded like the chain's (half the validation delay); a failed or stopped one
 // changes nothing.
 func (c *Controller) markUnneeded(ctx context.Context, in consolidation.Input, plan *consolidation.Plan, wake time.Time) {
-	if !c.cfg.MarkUnneeded || len(in.PendingPods) > 0 {
+	if !c.cfg.MarkUnneeded || len(in.PendingPods) > 0 || c.disruptingAny(in.Nodes) {
 		return
 	}
 	nodes := c.nodes()
@@ -94,4 +97,9 @@ func setDeletionCandidate(n *corev1.Node, on bool) bool {
 		return false
 	}
 	return true
+}
+
+// disruptingAny reports whether a command of the controller's is under way on one of nodes.
+func (c *Controller) disruptingAny(nodes []consolidation.Node) bool {
+	return slices.ContainsFunc(nodes, func(n consolidation.Node) bool { return n.Node != nil && c.state.isDisrupting(n.Node.Name) })
 }

@@ -18,14 +18,16 @@ import (
 // written.
 func TestMarkUnneeded(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		on      bool
-		pending bool
-		want    int
+		name       string
+		on         bool
+		pending    bool
+		disrupting string
+		want       int
 	}{
 		{name: "on", on: true, want: 10},
 		{name: "off", on: false, want: 0},
 		{name: "on, pods pending", on: true, pending: true, want: 0},
+		{name: "on, a command under way", on: true, disrupting: "n09", want: 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := chainEnv(t, 10)
@@ -34,6 +36,9 @@ func TestMarkUnneeded(t *testing.T) {
 				e.addPod(t, newPod("waiting"))
 			}
 			in, plan := firstDecision(t, e)
+			if tc.disrupting != "" {
+				e.c.state.setDisrupting([]string{tc.disrupting}, true)
+			}
 			before := len(e.kube.Actions())
 			e.c.markUnneeded(t.Context(), in, plan, time.Time{})
 			assert.Len(t, e.kube.Actions(), before+tc.want, "one Node update per node marked")
