@@ -129,7 +129,7 @@ func TestRenderAllOptions(t *testing.T) {
 	assert.Equal(t, "constrained", args["--nominate-pods"])
 	assert.Equal(t, "250", args["--nominate-max-unbound"])
 	assert.Equal(t, "-1", args["--disruption-chain-steps"])
-	assert.Equal(t, "false", args["--mark-unneeded-nodes"])
+	assert.Equal(t, "true", args["--mark-unneeded-nodes"])
 	checkNoPlainSecrets(t, objs)
 
 	// Every controller flag gets its value from the chart (the simulation's from simulate.yaml).

@@ -46,7 +46,7 @@ type scaleParams struct {
 	// Config.DisruptionChainSteps (0, unset: the controller's default; negative: no chain).
 	chainSteps int
 	// markUnneeded is NAPKIT_SCALE_MARK_UNNEEDED (a bool): the controller's Config.MarkUnneeded
-	// (default true, the binary's --mark-unneeded-nodes).
+	// (default false, the binary's --mark-unneeded-nodes).
 	markUnneeded bool
 	// process is NAPKIT_SCALE_CONTROLLER=process: the controller binary in its own process, so the
 	// steady state's memory and CPU are its alone ("test", the default: in the test process).
@@ -67,7 +67,7 @@ func readScaleParams(t *testing.T) scaleParams {
 	t.Helper()
 	p := scaleParams{pods: 300, bootDelay: 5 * time.Second, steady: 20 * time.Second, churn: 45 * time.Second,
 		reportPath: os.Getenv("NAPKIT_SCALE_REPORT"), controllerLog: os.Getenv("NAPKIT_SCALE_CONTROLLER_LOG"),
-		phases: map[string]bool{"steady": true, "down": true, "churn": true}, markUnneeded: true}
+		phases: map[string]bool{"steady": true, "down": true, "churn": true}}
 	if v := os.Getenv("NAPKIT_SCALE_PHASES"); v != "" {
 		p.phases = map[string]bool{}
 		for _, name := range strings.Split(v, ",") {

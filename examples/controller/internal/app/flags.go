@@ -117,7 +117,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.DisruptionInterval, "disruption-interval", 10*time.Second, "the longest a disruption pass that found nothing to do waits before the next (sooner when a node's consolidateAfter ends or a disrupted node is gone)")
 	fs.DurationVar(&f.ValidationDelay, "disruption-validation-delay", 15*time.Second, "how long a disruption command waits to be re-validated")
 	fs.IntVar(&f.DisruptionChainSteps, "disruption-chain-steps", controller.DefaultDisruptionChainSteps, "how many passes a disruption pass that proposes deletes decides ahead of them, validated after the same delay and started one after another as the nodes before them go, within the budgets; negative: one pass at a time (Karpenter's)")
-	fs.BoolVar(&f.MarkUnneeded, "mark-unneeded-nodes", true, "keep the soft taint napkit.io/deletion-candidate:PreferNoSchedule on the nodes consolidation would remove but for its budgets and consolidateAfter, so kube-scheduler sends pods elsewhere while they wait their turn")
+	fs.BoolVar(&f.MarkUnneeded, "mark-unneeded-nodes", false, "keep the soft taint napkit.io/deletion-candidate:PreferNoSchedule on the nodes consolidation would remove but for its budgets and consolidateAfter, so kube-scheduler sends pods elsewhere while they wait their turn (fewer evictions, a quicker scale-down, a dearer end: docs/benchmarks.md)")
 	fs.Float64Var(&f.MinReplaceSavings, "consolidation-min-replace-savings", controller.DefaultMinReplaceSavings,
 		"least fraction of the removed nodes' price a consolidation replace must save, in [0, 1); 0: any saving (Karpenter's rule)")
 	fs.DurationVar(&f.GCInterval, "gc-interval", time.Minute, "how often VMs without a NodeClaim are collected")
