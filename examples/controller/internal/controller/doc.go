@@ -6,5 +6,7 @@
 // NodeClaim and holds back the commands touching that PDB (pdbgate.go). Pending pods a plan put on
 // a NodeClaim or node still coming are held there (planned.go) and, with Config.NominatePods, get
 // that node as status.nominatedNodeName as it registers, so kube-scheduler binds them as planned
-// (nominate.go).
+// (nominate.go). A disruption pass decides the passes after its deletes ahead (disrupt_chain.go)
+// and, with Config.MarkUnneeded, keeps a soft taint on the nodes consolidation would remove but
+// for its budgets, so kube-scheduler sends pods to the nodes that stay (unneeded.go).
 package controller

@@ -32,13 +32,21 @@ import (
 // unmarked just before the drain whose pods the marks were to steer (scale suite, 200 pods). The
 // decision is bounded like the chain's (half the validation delay); a failed or stopped one
 // changes nothing.
+//
+// Off, it removes the marks an earlier run with the option on left, so turning it off leaves no
+// node steered.
 func (c *Controller) markUnneeded(ctx context.Context, in consolidation.Input, plan *consolidation.Plan, wake time.Time) {
-	if !c.cfg.MarkUnneeded || len(in.PendingPods) > 0 || c.disruptingAny(in.Nodes) {
-		return
-	}
 	nodes := c.nodes()
 	marked := slices.ContainsFunc(nodes, func(n *corev1.Node) bool { return hasTaint(n.Spec.Taints, api.TaintKeyDeletionCandidate) })
-	if len(plan.Commands) == 0 && wake.IsZero() && !marked {
+	switch {
+	case !c.cfg.MarkUnneeded:
+		if marked {
+			c.setDeletionCandidates(ctx, nodes, nil)
+		}
+		return
+	case len(in.PendingPods) > 0 || c.disruptingAny(in.Nodes):
+		return
+	case len(plan.Commands) == 0 && wake.IsZero() && !marked:
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.ValidationDelay/2)

@@ -114,3 +114,21 @@ func TestSetDeletionCandidatesBounded(t *testing.T) {
 		assert.True(t, hasTaint(e.storedNode(t, name).Spec.Taints, api.TaintKeyDeletionCandidate), name)
 	}
 }
+
+// TestMarkUnneededOffClears: with the option off, the marks an earlier run left are removed (and
+// nothing is written when there are none, as TestMarkUnneeded's "off" case shows).
+func TestMarkUnneededOffClears(t *testing.T) {
+	e := chainEnv(t, 10)
+	e.c.cfg.MarkUnneeded = true
+	in, plan := firstDecision(t, e)
+	e.c.markUnneeded(t.Context(), in, plan, time.Time{})
+	for i := range 10 { // the informer would show the writes
+		require.NoError(t, e.c.inf.nodes.GetIndexer().Update(e.storedNode(t, fmt.Sprintf("n%02d", i))))
+	}
+	e.c.cfg.MarkUnneeded = false
+	e.c.markUnneeded(t.Context(), in, plan, time.Time{})
+	for i := range 10 {
+		name := fmt.Sprintf("n%02d", i)
+		assert.False(t, hasTaint(e.storedNode(t, name).Spec.Taints, api.TaintKeyDeletionCandidate), name)
+	}
+}
