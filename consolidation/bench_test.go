@@ -197,21 +197,11 @@ func BenchmarkDecide(b *testing.B) {
 			pods += len(n.Pods)
 		}
 		b.Run(fmt.Sprintf("nodes=%d/pods=%d", c.nodes, pods), func(b *testing.B) {
-			var plan *Plan
-			for b.Loop() {
-				var err error
-				if plan, err = Decide(in); err != nil {
-					b.Fatal(err)
-				}
-			}
-			removed := 0
-			for _, cmd := range plan.Commands {
-				removed += len(cmd.Nodes)
-			}
+			plan := decideLoop(b, in)
 			_ = price
 			b.ReportMetric(plan.Stats.SavingsPerHour, "saved$/h")
 			b.ReportMetric(float64(len(plan.Commands)), "commands")
-			b.ReportMetric(float64(removed), "removed")
+			b.ReportMetric(float64(nodesRemoved(plan)), "removed")
 			b.ReportMetric(float64(plan.Stats.Simulations), "sims")
 			b.ReportMetric(float64(plan.Stats.Evictions), "evictions")
 		})
@@ -265,18 +255,7 @@ func BenchmarkUnneeded(b *testing.B) {
 			in.NodePools[i].NodePool = &pool
 		}
 		b.Run(fmt.Sprintf("nodes=%d/decide", c.nodes), func(b *testing.B) {
-			var plan *Plan
-			for b.Loop() {
-				var err error
-				if plan, err = Decide(in); err != nil {
-					b.Fatal(err)
-				}
-			}
-			removed := 0
-			for _, cmd := range plan.Commands {
-				removed += len(cmd.Nodes)
-			}
-			b.ReportMetric(float64(removed), "removed")
+			b.ReportMetric(float64(nodesRemoved(decideLoop(b, in))), "removed")
 		})
 		b.Run(fmt.Sprintf("nodes=%d/unneeded", c.nodes), func(b *testing.B) {
 			var names []string
@@ -289,4 +268,26 @@ func BenchmarkUnneeded(b *testing.B) {
 			b.ReportMetric(float64(len(names)), "unneeded")
 		})
 	}
+}
+
+// decideLoop runs Decide on in for the benchmark's iterations and returns the last plan.
+func decideLoop(b *testing.B, in Input) *Plan {
+	b.Helper()
+	var plan *Plan
+	for b.Loop() {
+		var err error
+		if plan, err = Decide(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return plan
+}
+
+// nodesRemoved counts the nodes the plan's commands remove.
+func nodesRemoved(plan *Plan) int {
+	removed := 0
+	for _, cmd := range plan.Commands {
+		removed += len(cmd.Nodes)
+	}
+	return removed
 }
