@@ -233,6 +233,10 @@ func resolve(n *Node, pools map[string]*poolInfo) (p *poolInfo, typeName, why st
 		return nil, "", fmt.Sprintf("NodePool %q is not in the input", poolName)
 	case isDeleting(n):
 		return nil, "", "being deleted"
+	case n.Nominated:
+		// Karpenter's NewCandidate refuses it the same way ("node is nominated for a pending pod",
+		// kubernetes-sigs/karpenter pkg/controllers/disruption/types.go): pods are on their way.
+		return nil, "", "nominated for pending pods"
 	case !n.Initialized:
 		return nil, "", "not initialized"
 	case typeName == "":

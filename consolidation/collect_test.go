@@ -78,9 +78,11 @@ func TestCollectSkips(t *testing.T) {
 	untyped := ruleNode("g-untyped", "p", "", "eastus-1", api.CapacityTypeOnDemand)
 	retired := ruleNode("h-retired", "p", "D1_v1", "eastus-1", api.CapacityTypeOnDemand)
 	ok := ruleNode("i-ok", "p", "D2", "eastus-1", api.CapacityTypeOnDemand)
+	nominated := ruleNode("f2-nominated", "p", "D2", "eastus-1", api.CapacityTypeOnDemand)
+	nominated.Nominated = true // Karpenter's NewCandidate: "node is nominated for a pending pod"
 
 	in := ruleInput([]*api.NodePool{rulePool("p")}, []*instancetype.InstanceType{ruleType("D2", 0.1)},
-		ok, retired, untyped, booting, deletedClaim, deletedNode, deleting, unknownPool, unlabelled)
+		ok, retired, untyped, nominated, booting, deletedClaim, deletedNode, deleting, unknownPool, unlabelled)
 	cands, skipped, err := collect(in)
 	require.NoError(t, err)
 	assert.Equal(t, []Blocked{
@@ -90,6 +92,7 @@ func TestCollectSkips(t *testing.T) {
 		{Node: "d-deleted", Reason: "being deleted"},
 		{Node: "e-claim-deleted", Reason: "being deleted"},
 		{Node: "f-booting", Reason: "not initialized"},
+		{Node: "f2-nominated", Reason: "nominated for pending pods"},
 		{Node: "g-untyped", Reason: "no node.kubernetes.io/instance-type label"},
 	}, skipped)
 	require.Len(t, cands, 2)

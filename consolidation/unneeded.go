@@ -10,9 +10,8 @@ import (
 // Unneeded returns the nodes a pass would remove (delete, or replace with cheaper ones) were
 // every NodePool's disruption budget unlimited and every node's consolidateAfter over: Cluster
 // Autoscaler's "unneeded" nodes, in Karpenter's terms. Every other rule holds: do-not-disrupt
-// pods and nodes, PDBs, consolidateAfter: Never, the consolidation policy, deleting nodes, the
-// replace price rules; and nominated nodes are not unneeded (pods were planned onto them, which
-// Validate would refuse the command for). The names are sorted.
+// pods and nodes, PDBs, consolidateAfter: Never, the consolidation policy, deleting and nominated
+// nodes, the replace price rules. The names are sorted.
 //
 // Why: with the default budget (10 %, one node of ten) a scale-down removes one node per command,
 // and kube-scheduler sends the pods each command evicts (and new ones) to the emptiest nodes,
@@ -26,19 +25,9 @@ func Unneeded(in Input) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	nominated := map[string]bool{}
-	for _, n := range in.Nodes {
-		if n.Nominated && n.Node != nil {
-			nominated[n.Node.Name] = true
-		}
-	}
 	var out []string
 	for _, cmd := range plan.Commands {
-		for _, name := range cmd.Nodes {
-			if !nominated[name] {
-				out = append(out, name)
-			}
-		}
+		out = append(out, cmd.Nodes...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil

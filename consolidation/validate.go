@@ -36,25 +36,30 @@ func Validate(in Input, cmds []Command) ([]Validation, error) {
 			return nil, inputErr(fmt.Sprintf("Commands[%d].Reason", i), string(cmd.Reason), "only Empty and Underutilized commands are validated")
 		}
 	}
-	p, _, err := startPass(&in)
+	p, skipped, err := startPass(&in)
 	if err != nil {
 		return nil, err
+	}
+	blocked := make(map[string]string, len(skipped))
+	for _, b := range skipped {
+		blocked[b.Node] = b.Reason
 	}
 	out := make([]Validation, len(cmds))
 	for i, cmd := range cmds {
 		if err := p.stopped(); err != nil {
 			return nil, err
 		}
-		if out[i], err = p.validate(cmd); err != nil {
+		if out[i], err = p.validate(cmd, blocked); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// validate simulates cmd again on the pass and commits it when it holds.
-func (p *pass) validate(cmd Command) (Validation, error) {
-	nodes, why := p.validCandidates(cmd)
+// validate simulates cmd again on the pass and commits it when it holds; blocked says why the
+// nodes that are no candidates are not.
+func (p *pass) validate(cmd Command, blocked map[string]string) (Validation, error) {
+	nodes, why := p.validCandidates(cmd, blocked)
 	if why != "" {
 		return Validation{Why: why}, nil
 	}
@@ -78,7 +83,7 @@ func (p *pass) validate(cmd Command) (Validation, error) {
 
 // validCandidates looks up cmd's nodes among the pass's candidates and checks what cmd's method
 // asks of them, their pools' budgets and the PDB allowances; why says what no longer holds.
-func (p *pass) validCandidates(cmd Command) ([]*candidate, string) {
+func (p *pass) validCandidates(cmd Command, blocked map[string]string) ([]*candidate, string) {
 	byName := make(map[string]*candidate, len(p.cands))
 	for _, c := range p.cands {
 		byName[c.name] = c
@@ -88,12 +93,12 @@ func (p *pass) validCandidates(cmd Command) ([]*candidate, string) {
 	for _, name := range cmd.Nodes {
 		c := byName[name]
 		switch {
+		case c == nil && blocked[name] != "":
+			return nil, "node " + name + " is no longer a candidate: " + blocked[name]
 		case c == nil:
 			return nil, "node " + name + " is no longer a candidate"
 		case !p.available(c):
 			return nil, "node " + name + " receives the pods of an earlier command"
-		case c.node.Nominated:
-			return nil, "node " + name + " is nominated for pending pods"
 		case cmd.Reason == ReasonEmpty && !(c.empty && c.consolidatable && c.blocker == ""):
 			return nil, "node " + name + " is no longer empty and consolidatable"
 		case cmd.Reason == ReasonUnderutilized && !p.consolidatable(c):

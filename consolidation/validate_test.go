@@ -63,7 +63,7 @@ func TestValidate(t *testing.T) {
 		{name: "node gone", cmds: []Command{empty, replace}, change: func(c *fxCluster) { c.nodes = c.nodes[1:] },
 			why: "node n is no longer a candidate"},
 		{name: "nominated", cmds: []Command{empty, replace}, change: func(c *fxCluster) { c.nodes[0].Nominated = true },
-			why: "node n is nominated for pending pods"},
+			why: "node n is no longer a candidate: nominated for pending pods"},
 		{name: "empty node filled", cmds: []Command{empty}, change: func(c *fxCluster) { fxBind(c.nodes[1], fxPod("r", "1", "1Gi")) },
 			why: "node e is no longer empty and consolidatable"},
 		{name: "budget", cmds: []Command{replace}, change: func(c *fxCluster) {
