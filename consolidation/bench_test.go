@@ -192,13 +192,12 @@ func benchPod(name, node string, milliCPU, memory int64) *corev1.Pod {
 func BenchmarkDecide(b *testing.B) {
 	for _, c := range []benchCluster{{nodes: 200, pools: 2, seed: 7}, {nodes: 2000, pools: 2, seed: 7}} {
 		in := c.build(b)
-		pods, price := 0, 0.0
+		pods := 0
 		for _, n := range in.Nodes {
 			pods += len(n.Pods)
 		}
 		b.Run(fmt.Sprintf("nodes=%d/pods=%d", c.nodes, pods), func(b *testing.B) {
 			plan := decideLoop(b, in)
-			_ = price
 			b.ReportMetric(plan.Stats.SavingsPerHour, "saved$/h")
 			b.ReportMetric(float64(len(plan.Commands)), "commands")
 			b.ReportMetric(float64(nodesRemoved(plan)), "removed")

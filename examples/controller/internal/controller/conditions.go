@@ -44,6 +44,20 @@ func hasTaint(taints []corev1.Taint, key string) bool {
 	return slices.ContainsFunc(taints, func(t corev1.Taint) bool { return t.Key == key })
 }
 
+// setTaint adds t to the node (on) or removes every taint of t's key; it reports whether the node
+// changed.
+func setTaint(n *corev1.Node, t corev1.Taint, on bool) bool {
+	switch has := hasTaint(n.Spec.Taints, t.Key); {
+	case on && !has:
+		n.Spec.Taints = append(n.Spec.Taints, t)
+	case !on && has:
+		n.Spec.Taints = slices.DeleteFunc(n.Spec.Taints, func(x corev1.Taint) bool { return x.Key == t.Key })
+	default:
+		return false
+	}
+	return true
+}
+
 func hasFinalizer(obj metav1.Object, f string) bool { return slices.Contains(obj.GetFinalizers(), f) }
 
 // claimLaunched, claimRegistered and claimInitialized read the lifecycle conditions.

@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/consolidation"
 	"github.com/napkit/napkit/provisioner"
 	"github.com/napkit/napkit/snapshot"
@@ -147,16 +145,10 @@ func (c *Controller) taintAll(ctx context.Context, nodes []string, on bool) erro
 	var errs []error
 	for _, name := range nodes {
 		errs = append(errs, ignoreNotFound(c.updateNode(ctx, name, func(n *corev1.Node) bool {
-			has := hasTaint(n.Spec.Taints, api.TaintKeyDisrupted)
-			switch {
-			case on && !has:
-				n.Spec.Taints = append(n.Spec.Taints, disruptedTaint())
-			case !on && has && n.DeletionTimestamp == nil:
-				n.Spec.Taints = slices.DeleteFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.Key == api.TaintKeyDisrupted })
-			default:
-				return false
+			if !on && n.DeletionTimestamp != nil {
+				return false // a node being deleted keeps the taint
 			}
-			return true
+			return setTaint(n, disruptedTaint(), on)
 		})))
 	}
 	return errors.Join(errs...)

@@ -95,9 +95,7 @@ func (c *Controller) cordon(ctx context.Context, name string) error {
 			return false
 		}
 		n.Spec.Unschedulable = true
-		if !hasTaint(n.Spec.Taints, api.TaintKeyDisrupted) {
-			n.Spec.Taints = append(n.Spec.Taints, disruptedTaint())
-		}
+		setTaint(n, disruptedTaint(), true)
 		if n.Labels == nil {
 			n.Labels = map[string]string{}
 		}

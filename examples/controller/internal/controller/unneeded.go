@@ -36,12 +36,15 @@ import (
 // Off, it removes the marks an earlier run with the option on left, so turning it off leaves no
 // node steered.
 func (c *Controller) markUnneeded(ctx context.Context, in consolidation.Input, plan *consolidation.Plan, wake time.Time) {
-	nodes := c.nodes()
-	marked := slices.ContainsFunc(nodes, func(n *corev1.Node) bool { return hasTaint(n.Spec.Taints, api.TaintKeyDeletionCandidate) })
+	// One scan of the cache, unsorted: with the option off (the default) this is all a pass does.
+	marked := slices.ContainsFunc(c.inf.nodes.GetStore().List(), func(obj any) bool {
+		n, ok := obj.(*corev1.Node)
+		return ok && hasTaint(n.Spec.Taints, api.TaintKeyDeletionCandidate)
+	})
 	switch {
 	case !c.cfg.MarkUnneeded:
 		if marked {
-			c.setDeletionCandidates(ctx, nodes, nil)
+			c.setDeletionCandidates(ctx, c.nodes(), nil)
 		}
 		return
 	case len(in.PendingPods) > 0 || c.disruptingAny(in.Nodes):
@@ -57,7 +60,7 @@ func (c *Controller) markUnneeded(ctx context.Context, in consolidation.Input, p
 		c.log.Debug("deletion candidates not updated", "error", err)
 		return
 	}
-	c.setDeletionCandidates(ctx, nodes, sets.New(names...))
+	c.setDeletionCandidates(ctx, c.nodes(), sets.New(names...))
 }
 
 // maxMarkWrites bounds the Node writes of one pass's marking: the pass waits for them, and at
@@ -78,7 +81,7 @@ func (c *Controller) setDeletionCandidates(ctx context.Context, nodes []*corev1.
 		if writes++; writes > maxMarkWrites {
 			break
 		}
-		err := c.updateNode(ctx, n.Name, func(n *corev1.Node) bool { return setDeletionCandidate(n, want.Has(n.Name)) })
+		err := c.updateNode(ctx, n.Name, func(n *corev1.Node) bool { return setTaint(n, api.DeletionCandidateTaint(), want.Has(n.Name)) })
 		switch {
 		case err != nil:
 			c.log.Warn("deletion candidate taint not written", "node", n.Name, "error", err)
@@ -91,20 +94,6 @@ func (c *Controller) setDeletionCandidates(ctx context.Context, nodes []*corev1.
 	if len(added)+len(removed) > 0 {
 		c.log.Debug("deletion candidates", "marked", added, "unmarked", removed, "candidates", want.Len())
 	}
-}
-
-// setDeletionCandidate adds (on) or removes the taint; it reports whether n changed.
-func setDeletionCandidate(n *corev1.Node, on bool) bool {
-	has := hasTaint(n.Spec.Taints, api.TaintKeyDeletionCandidate)
-	switch {
-	case on && !has:
-		n.Spec.Taints = append(n.Spec.Taints, api.DeletionCandidateTaint())
-	case !on && has:
-		n.Spec.Taints = slices.DeleteFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.Key == api.TaintKeyDeletionCandidate })
-	default:
-		return false
-	}
-	return true
 }
 
 // disruptingAny reports whether a command of the controller's is under way on one of nodes.

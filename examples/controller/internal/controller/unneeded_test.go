@@ -81,13 +81,23 @@ func TestSetDeletionCandidates(t *testing.T) {
 	}
 }
 
-func TestSetDeletionCandidate(t *testing.T) {
+func TestSetTaint(t *testing.T) {
 	n := newNode("n", pid("n"))
-	require.True(t, setDeletionCandidate(n, true))
-	require.False(t, setDeletionCandidate(n, true), "already there")
-	require.True(t, setDeletionCandidate(n, false))
-	require.False(t, setDeletionCandidate(n, false), "already gone")
+	candidate := api.DeletionCandidateTaint()
+	require.True(t, setTaint(n, candidate, true))
+	require.False(t, setTaint(n, candidate, true), "already there")
+	require.True(t, setTaint(n, candidate, false))
+	require.False(t, setTaint(n, candidate, false), "already gone")
 	assert.Empty(t, n.Spec.Taints)
+}
+
+// refreshNodes puts the named nodes as the fake API server stores them into the informer cache,
+// as the informer would after the controller's writes.
+func refreshNodes(t *testing.T, e *testEnv, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		require.NoError(t, e.c.inf.nodes.GetIndexer().Update(e.storedNode(t, name)))
+	}
 }
 
 // TestSetDeletionCandidatesBounded: one pass writes at most maxMarkWrites Nodes; the next writes
@@ -103,10 +113,7 @@ func TestSetDeletionCandidatesBounded(t *testing.T) {
 	before := len(e.kube.Actions())
 	e.c.setDeletionCandidates(t.Context(), e.c.nodes(), want)
 	assert.Len(t, e.kube.Actions(), before+maxMarkWrites)
-	for i := range maxMarkWrites + 7 { // the informer would show the writes
-		name := fmt.Sprintf("n%03d", i)
-		require.NoError(t, e.c.inf.nodes.GetIndexer().Update(e.storedNode(t, name)))
-	}
+	refreshNodes(t, e, sets.List(want)...)
 	before = len(e.kube.Actions())
 	e.c.setDeletionCandidates(t.Context(), e.c.nodes(), want)
 	assert.Len(t, e.kube.Actions(), before+7, "the rest in the next pass")
@@ -122,8 +129,8 @@ func TestMarkUnneededOffClears(t *testing.T) {
 	e.c.cfg.MarkUnneeded = true
 	in, plan := firstDecision(t, e)
 	e.c.markUnneeded(t.Context(), in, plan, time.Time{})
-	for i := range 10 { // the informer would show the writes
-		require.NoError(t, e.c.inf.nodes.GetIndexer().Update(e.storedNode(t, fmt.Sprintf("n%02d", i))))
+	for i := range 10 {
+		refreshNodes(t, e, fmt.Sprintf("n%02d", i))
 	}
 	e.c.cfg.MarkUnneeded = false
 	e.c.markUnneeded(t.Context(), in, plan, time.Time{})
