@@ -27,7 +27,7 @@ func (c *Controller) updateConsolidatable(ctx context.Context, s *clusterSnapsho
 		}
 		lastEvent := c.state.lastPodEventAt(nc.Status.NodeName)
 		status, _ := consolidatable(pool.NodePool, nc, lastEvent, s.Now)
-		stale := lastEvent.After(nc.Status.LastPodEventTime.Time.Add(time.Second))
+		stale := lastPodEventStale(nc.Status.LastPodEventTime.Time, lastEvent, s.Now)
 		if !stale && consolidatableShown(nc) == (status == metav1.ConditionTrue) {
 			continue
 		}
@@ -41,6 +41,20 @@ func (c *Controller) updateConsolidatable(ctx context.Context, s *clusterSnapsho
 			c.log.Warn("updating Consolidatable failed", "nodeClaim", nc.Name, "error", err)
 		}
 	}
+}
+
+// lastPodEventDedupe is how long a recorded lastPodEventTime stands before a newer pod event
+// replaces it: Karpenter's dedupeTimeout (kubernetes-sigs/karpenter
+// pkg/controllers/nodeclaim/podevents/controller.go), which bounds the status writes of a claim
+// whose pods keep landing during a burst. Decisions do not read the lag: consolidateAfter counts
+// from the latest of the recorded time and the in-memory one (consolidatableAt).
+const lastPodEventDedupe = 10 * time.Second
+
+// lastPodEventStale reports whether the recorded lastPodEventTime should be replaced by lastEvent:
+// the event is newer (past the field's one-second precision) and the record is at least
+// lastPodEventDedupe old.
+func lastPodEventStale(recorded, lastEvent, now time.Time) bool {
+	return lastEvent.After(recorded.Add(time.Second)) && now.Sub(recorded) >= lastPodEventDedupe
 }
 
 // consolidatable is Karpenter's rule: consolidateAfter has passed since the last pod event, or

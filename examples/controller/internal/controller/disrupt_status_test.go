@@ -16,7 +16,7 @@ import (
 // TestUpdateConsolidatable: as Karpenter, a claim shows Consolidatable=True once consolidateAfter
 // has passed and no condition before, so a claim within consolidateAfter costs no write; a pod
 // event on a consolidatable claim removes the condition; a pod event newer than the recorded one is
-// written.
+// written once the recorded one is Karpenter's dedupe timeout (10 s) old.
 func TestUpdateConsolidatable(t *testing.T) {
 	t.Parallel()
 	initAt := testNow.Add(-time.Minute)
@@ -27,11 +27,18 @@ func TestUpdateConsolidatable(t *testing.T) {
 		lastEvent time.Duration // in memory, before testNow; 0: none
 		want      *bool         // the condition afterwards: nil absent
 		writes    int
+		stored    time.Duration // status.lastPodEventTime afterwards, before testNow; 0: none
 	}{
 		{name: "within consolidateAfter: no write", recorded: 5 * time.Second, writes: 0},
 		{name: "passed: True", want: ptrTo(true), writes: 1},
 		{name: "passed and shown: no write", shown: true, want: ptrTo(true), writes: 0},
-		{name: "a pod landed on a consolidatable claim: removed", shown: true, lastEvent: 5 * time.Second, writes: 1},
+		{name: "a pod landed on a consolidatable claim: removed", shown: true, lastEvent: 5 * time.Second, writes: 1, stored: 5 * time.Second},
+		{name: "a newer pod event within the dedupe: not yet written", recorded: 8 * time.Second, lastEvent: 3 * time.Second,
+			writes: 0, stored: 8 * time.Second},
+		{name: "a newer pod event past the dedupe: written", recorded: 12 * time.Second, lastEvent: 3 * time.Second,
+			writes: 1, stored: 3 * time.Second},
+		{name: "the same second as recorded: no write", recorded: 20 * time.Second, lastEvent: 20 * time.Second,
+			writes: 0, stored: 20 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,7 +68,11 @@ func TestUpdateConsolidatable(t *testing.T) {
 			e.dyn.ClearActions()
 			e.c.updateConsolidatable(context.Background(), e.c.takeSnapshot())
 			assert.Len(t, writes(e.dyn.Actions()), tt.writes)
-			got := condition(e.storedClaim(t, nc.Name), api.ConditionConsolidatable)
+			stored := e.storedClaim(t, nc.Name)
+			if tt.stored > 0 {
+				assert.Equal(t, testNow.Add(-tt.stored).Unix(), stored.Status.LastPodEventTime.Unix())
+			}
+			got := condition(stored, api.ConditionConsolidatable)
 			if tt.want == nil {
 				assert.Nil(t, got)
 				return
