@@ -124,7 +124,7 @@ func (s *Sim) getMachine(c call) reply {
 		return notFound("Microsoft.ContainerService/managedClusters/agentPools/machines", c.rg, c.name)
 	}
 	if m.op != nil {
-		m.op.advance()
+		m.op.advance(s.opts.Clock())
 	}
 	return jsonReply(http.StatusOK, m.model)
 }

@@ -3,6 +3,7 @@ package azuresim
 import (
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // Operation statuses, as ARM's Azure-AsyncOperation endpoint reports them.
@@ -13,11 +14,13 @@ const (
 )
 
 // operation is a long-running operation. finish runs once, under the state
-// lock, after OperationPolls InProgress answers; its error fails the operation.
+// lock, after OperationPolls InProgress answers and not before readyAt; its
+// error fails the operation.
 type operation struct {
 	id      string
 	name    string
 	pending int
+	readyAt time.Time
 	status  string
 	err     *armError
 	finish  func() *armError
@@ -29,6 +32,7 @@ func (s *Sim) startOperation(c call, provider string, finish func() *armError) (
 		id:      fmt.Sprintf("op-%06d", s.newID()),
 		name:    c.name,
 		pending: s.opts.OperationPolls,
+		readyAt: s.opts.Clock().Add(s.opts.OperationTime[c.op]),
 		status:  statusInProgress,
 		finish:  finish,
 	}
@@ -50,7 +54,7 @@ func (s *Sim) pollOperation(c call) reply {
 	if !ok {
 		return errorReply(http.StatusNotFound, "NotFound", fmt.Sprintf("operation %s not found", c.opID))
 	}
-	op.advance()
+	op.advance(s.opts.Clock())
 	body := map[string]any{"name": op.id, "status": op.status}
 	if op.err != nil {
 		body["error"] = op.err
@@ -58,15 +62,18 @@ func (s *Sim) pollOperation(c call) reply {
 	return jsonReply(http.StatusOK, body)
 }
 
-// advance moves the operation one poll on; ARM progresses an operation
-// whether or not anyone watches, and a poll or resource GET is when the
-// simulator looks.
-func (op *operation) advance() {
+// advance moves the operation one poll on at now; ARM progresses an
+// operation whether or not anyone watches, and a poll or resource GET is when
+// the simulator looks.
+func (op *operation) advance(now time.Time) {
 	if op.status != statusInProgress {
 		return
 	}
 	if op.pending > 0 {
 		op.pending--
+		return
+	}
+	if now.Before(op.readyAt) {
 		return
 	}
 	op.err = op.finish()

@@ -54,6 +54,11 @@ type Options struct {
 	// OperationPolls is how many polls answer InProgress before a
 	// long-running operation ends.
 	OperationPolls int
+	// OperationTime is, per operation that starts a long-running one (OpVMPut,
+	// OpNICPut, ...), how long that one answers InProgress after it was
+	// accepted, by Clock: a VM create takes tens of seconds on Azure, and a
+	// caller that holds a slot while it polls is only slow at that speed.
+	OperationTime map[Op]time.Duration
 	// PageSize is the list page size (default 20).
 	PageSize int
 	// Clock stamps VM creation times (time.Now if nil).

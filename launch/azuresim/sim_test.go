@@ -296,3 +296,27 @@ func TestLatency(t *testing.T) {
 	_, _ = c.vms.Get(context.Background(), rg, "x", nil)
 	assert.GreaterOrEqual(t, time.Since(start), 30*time.Millisecond)
 }
+
+// TestOperationTime: a VM create answers InProgress, and the VM shows Creating, until its
+// operation time has passed on the simulator's clock; a NIC create without one is done at once.
+func TestOperationTime(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	clock := func() time.Time { return now }
+	c := newClients(t, azuresim.Options{Clock: clock, OperationTime: map[azuresim.Op]time.Duration{azuresim.OpVMPut: 30 * time.Second}})
+	nicID := c.putNIC(t, "vm-1")
+	p, err := c.vms.BeginCreateOrUpdate(context.Background(), rg, "vm-1", vmBody(c.sim.Location(), "Standard_D2s_v5", nicID, "1", false), nil)
+	require.NoError(t, err)
+	for _, at := range []time.Duration{0, 29 * time.Second} {
+		now = time.Unix(1_000_000, 0).Add(at)
+		_, err = p.Poll(context.Background())
+		require.NoError(t, err)
+		assert.False(t, p.Done(), "at %v", at)
+		vm, err := c.vms.Get(context.Background(), rg, "vm-1", nil)
+		require.NoError(t, err)
+		assert.NotEqual(t, "Succeeded", *vm.Properties.ProvisioningState, "at %v", at)
+	}
+	now = time.Unix(1_000_000, 0).Add(30 * time.Second)
+	resp, err := p.PollUntilDone(context.Background(), poll)
+	require.NoError(t, err)
+	assert.Equal(t, "Succeeded", *resp.Properties.ProvisioningState)
+}

@@ -125,7 +125,7 @@ func (s *Sim) getVM(c call) reply {
 		return notFound("Microsoft.Compute/virtualMachines", c.rg, c.name)
 	}
 	if vm.op != nil {
-		vm.op.advance()
+		vm.op.advance(s.opts.Clock())
 	}
 	return jsonReply(http.StatusOK, vm.model)
 }

@@ -25,6 +25,7 @@ import (
 type scaleReport struct {
 	Pods, Deployments                        int
 	BootDelaySeconds                         float64
+	VMCreateSeconds                          float64 // the simulated Azure's VM create (NAPKIT_SCALE_VM_CREATE)
 	PodsCreatedSeconds, ClaimsSeconds        float64
 	FirstClaimSeconds, LastClaimSeconds      float64
 	ClaimsAfterLastPodSeconds                float64

@@ -39,7 +39,6 @@ func TestScale(t *testing.T) {
 		tune: func(cfg *controller.Config) {
 			cfg.BatchIdle, cfg.BatchMax = time.Second, 10*time.Second
 			cfg.DisruptionInterval, cfg.ValidationDelay = scaleDisruptionInterval, scaleDisruptionInterval
-			cfg.MaxConcurrentLaunches = 50
 			cfg.Consolidation.MinReplaceSavings = controller.DefaultMinReplaceSavings // the binary's default
 			if p.planForScheduler != nil {
 				cfg.PlanForScheduler = *p.planForScheduler
@@ -55,15 +54,17 @@ func TestScale(t *testing.T) {
 			}
 			cfg.MarkUnneeded = p.markUnneeded
 		},
-		kubelet: func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
-		process: p.process,
+		kubelet:      func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
+		process:      p.process,
+		vmCreateTime: p.vmCreate,
 	})
 	keepControllerLog(t, s, p.controllerLog)
 	ctx := t.Context()
 	require.NoError(t, s.c.create(ctx, seedNodeClass(t), scalePool()))
 	ns := s.c.newNamespace(t, "scale")
 	w := startWatcher(t, s.c)
-	r := &scaleReport{Pods: p.pods, Deployments: deploymentsPerRun, BootDelaySeconds: p.bootDelay.Seconds()}
+	r := &scaleReport{Pods: p.pods, Deployments: deploymentsPerRun, BootDelaySeconds: p.bootDelay.Seconds(),
+		VMCreateSeconds: p.vmCreate.Seconds()}
 	defer r.log(t) // the figures so far, also when a phase fails
 
 	shapes := scaleShapes()

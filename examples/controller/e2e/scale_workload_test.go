@@ -23,8 +23,11 @@ import (
 
 // scaleParams size one run of the scale suite; scripts/scale.sh sets them from small|full.
 type scaleParams struct {
-	pods       int           // NAPKIT_SCALE_PODS: pending pods of the scale-up, a multiple of 50
-	bootDelay  time.Duration // NAPKIT_SCALE_BOOT_DELAY: VM seen -> Node registered
+	pods      int           // NAPKIT_SCALE_PODS: pending pods of the scale-up, a multiple of 50
+	bootDelay time.Duration // NAPKIT_SCALE_BOOT_DELAY: VM seen -> Node registered
+	// vmCreate is NAPKIT_SCALE_VM_CREATE: how long the simulated Azure takes to create a VM (its
+	// long-running operation; the boot delay starts when it succeeds). 0 by default, as before.
+	vmCreate   time.Duration
 	steady     time.Duration // NAPKIT_SCALE_STEADY: how long the idle steady state is sampled
 	churn      time.Duration // NAPKIT_SCALE_CHURN: how long Deployments are scaled at random
 	reportPath string        // NAPKIT_SCALE_REPORT: a file the figures are appended to as JSON lines
@@ -130,7 +133,8 @@ func readScaleParams(t *testing.T) scaleParams {
 	for _, d := range []struct {
 		env string
 		to  *time.Duration
-	}{{"NAPKIT_SCALE_BOOT_DELAY", &p.bootDelay}, {"NAPKIT_SCALE_STEADY", &p.steady}, {"NAPKIT_SCALE_CHURN", &p.churn}} {
+	}{{"NAPKIT_SCALE_BOOT_DELAY", &p.bootDelay}, {"NAPKIT_SCALE_VM_CREATE", &p.vmCreate}, {"NAPKIT_SCALE_STEADY", &p.steady},
+		{"NAPKIT_SCALE_CHURN", &p.churn}} {
 		v := os.Getenv(d.env)
 		if v == "" {
 			continue

@@ -67,6 +67,8 @@ type stackOptions struct {
 	tune func(*controller.Config)
 	// azureLatency delays every call to the simulated Azure, to widen the window of a launch.
 	azureLatency time.Duration
+	// vmCreateTime is how long the simulated Azure takes to create a VM (its operation).
+	vmCreateTime time.Duration
 	// upkeep turns on the AKSNodeClass status writer (image discovery on the simulated galleries,
 	// which publish upkeepImage), repair and quota, with intervals short enough for a test.
 	upkeep bool
@@ -112,7 +114,7 @@ func startStack(t *testing.T, opts stackOptions) *stack {
 	}
 	s.sim, s.launcher, err = simnodes.NewAzure(simnodes.AzureOptions{
 		Catalogue: base, ResourceGroup: rg, ClusterName: name, Logger: logger,
-		Latency: opts.azureLatency,
+		Latency: opts.azureLatency, VMCreateTime: opts.vmCreateTime,
 	})
 	require.NoError(t, err)
 	kubeletVersion := ""

@@ -19,6 +19,10 @@ type AzureOptions struct {
 	ResourceGroup, ClusterName string
 	// Latency delays every ARM call.
 	Latency time.Duration
+	// VMCreateTime is how long a VM create's long-running operation runs (0: done at its first
+	// poll). The simulated kubelet boots a VM only once it has succeeded, as a real one is
+	// started by that operation.
+	VMCreateTime time.Duration
 	// Offerings is the unavailable-offerings cache the launcher marks (share it with the controller).
 	Offerings *launch.UnavailableOfferings
 	Seed      uint64
@@ -36,7 +40,8 @@ func NewAzure(opts AzureOptions) (*azuresim.Sim, *azure.Launcher, error) {
 			skus[it.Name] = azuresim.SKU{Family: it.SKU.Family, VCPUs: int(it.SKU.VCPUs)}
 		}
 	}
-	sim := azuresim.New(azuresim.Options{Location: opts.Catalogue.Region, SKUs: skus, Latency: opts.Latency, Clock: opts.Clock})
+	sim := azuresim.New(azuresim.Options{Location: opts.Catalogue.Region, SKUs: skus, Latency: opts.Latency, Clock: opts.Clock,
+		OperationTime: map[azuresim.Op]time.Duration{azuresim.OpVMPut: opts.VMCreateTime}})
 	l, err := azure.NewLauncher(azure.Options{
 		SubscriptionID: sim.SubscriptionID(), ResourceGroup: opts.ResourceGroup, Location: sim.Location(),
 		ClusterName: opts.ClusterName, Credential: sim.Credential(), ClientOptions: sim.ClientOptions(),
