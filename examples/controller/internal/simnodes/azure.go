@@ -45,10 +45,21 @@ func NewAzure(opts AzureOptions) (*azuresim.Sim, *azure.Launcher, error) {
 	l, err := azure.NewLauncher(azure.Options{
 		SubscriptionID: sim.SubscriptionID(), ResourceGroup: opts.ResourceGroup, Location: sim.Location(),
 		ClusterName: opts.ClusterName, Credential: sim.Credential(), ClientOptions: sim.ClientOptions(),
-		PollFrequency: 10 * time.Millisecond, Seed: opts.Seed, Clock: opts.Clock, Cache: opts.Offerings, Logger: opts.Logger,
+		PollFrequency: pollFrequency(opts.VMCreateTime), Seed: opts.Seed, Clock: opts.Clock, Cache: opts.Offerings, Logger: opts.Logger,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("launcher on the simulated Azure: %w", err)
 	}
 	return sim, l, nil
+}
+
+// pollFrequency is how often the launcher polls the simulated Azure's operations: 10 ms when they
+// end at their first poll, so a launch takes milliseconds; a second's fraction of a VM create that
+// runs for seconds, so hundreds of launches in flight do not poll the simulator (and the machine's
+// cores) thousands of times a second, as they would not poll Azure (the launcher's default is 3 s).
+func pollFrequency(vmCreate time.Duration) time.Duration {
+	if vmCreate <= 0 {
+		return 10 * time.Millisecond
+	}
+	return min(max(vmCreate/30, 10*time.Millisecond), time.Second)
 }
