@@ -20,7 +20,13 @@ const (
 	// when ARM sends no Retry-After.
 	DefaultPollFrequency = 3 * time.Second
 	// DefaultMaxConcurrency bounds concurrent creates and deletes per launcher.
-	DefaultMaxConcurrency = 50
+	// A create holds its slot while its VM's long-running operation runs (tens
+	// of seconds on Azure), so the bound is a launch rate of slots per create
+	// time: 50 would launch a 1,000-node burst in twenty waves. Azure's
+	// provider bounds none (Azure/karpenter-provider-azure
+	// pkg/cloudprovider/cloudprovider.go polls each create on its own
+	// goroutine); throttled calls wait their Retry-After (azcore's retry policy).
+	DefaultMaxConcurrency = 1000
 	// DefaultTryTimeout bounds one HTTP try when ClientOptions set none, so a
 	// hung connection is retried instead of stalling a launch.
 	DefaultTryTimeout = 2 * time.Minute

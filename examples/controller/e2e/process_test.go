@@ -114,14 +114,15 @@ func (s *stack) startProcessFrom(bin string) *running {
 }
 
 // processArgs are the flags for the Config fields the scale suite tunes; the others stay at the
-// binary's defaults (MaxConcurrentLaunches 10, GCGracePeriod 30 s, the upkeep loops on).
+// binary's defaults (GCGracePeriod 30 s, the upkeep loops on).
 func processArgs(cfg controller.Config) []string {
 	return []string{"--batch-idle-duration", cfg.BatchIdle.String(), "--batch-max-duration", cfg.BatchMax.String(),
 		"--disruption-interval", cfg.DisruptionInterval.String(), "--disruption-validation-delay", cfg.ValidationDelay.String(),
 		"--gc-interval", cfg.GCInterval.String(), "--plan-for-kube-scheduler=" + fmt.Sprint(cfg.PlanForScheduler),
 		"--nominate-pods=" + string(cfg.NominatePods), "--nominate-max-unbound=" + fmt.Sprint(cfg.NominateMaxUnbound),
 		"--disruption-chain-steps=" + fmt.Sprint(cfg.DisruptionChainSteps), "--mark-unneeded-nodes=" + fmt.Sprint(cfg.MarkUnneeded),
-		"--consolidation-min-replace-savings", fmt.Sprint(cfg.Consolidation.MinReplaceSavings)}
+		"--consolidation-min-replace-savings", fmt.Sprint(cfg.Consolidation.MinReplaceSavings),
+		"--max-concurrent-launches=" + fmt.Sprint(cfg.MaxConcurrentLaunches)}
 }
 
 // controllerProcess is a running controller binary: its pid (for /proc) and pprof base URL.

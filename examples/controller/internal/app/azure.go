@@ -34,7 +34,7 @@ func configureAzure(f *Flags, cfg *controller.Config) error {
 	}
 	launcher, err := azure.NewLauncher(azure.Options{SubscriptionID: f.SubscriptionID,
 		ResourceGroup: f.ResourceGroup, Location: f.Location, ClusterName: f.ClusterName, Credential: cred,
-		Cache: cfg.Offerings, Logger: cfg.Logger})
+		Cache: cfg.Offerings, Logger: cfg.Logger, MaxConcurrency: f.MaxConcurrentLaunches})
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,16 @@ import (
 	"github.com/napkit/napkit/provisioner"
 )
 
+// DefaultMaxConcurrentLaunches is Config.MaxConcurrentLaunches unset. A launch holds its slot
+// through the VM create's long-running operation, tens of seconds on Azure, so the slots bound
+// the launch rate to slots per create time: with 10 slots and a 30 s VM create, the scale suite's
+// 1,000-pod burst launched its 52 NodeClaims in waves of 10 every 30 s (docs/benchmarks.md,
+// issue 18, ninth session). Karpenter reconciles at least 1,000
+// NodeClaims at once (kubernetes-sigs/karpenter pkg/controllers/nodeclaim/lifecycle/controller.go,
+// minReconciles), and Azure's provider waits for each create on a goroutine of its own
+// (Azure/karpenter-provider-azure pkg/cloudprovider/cloudprovider.go, handleInstancePromise).
+const DefaultMaxConcurrentLaunches = 1000
+
 // Config is everything the controller needs; New checks it. Nothing here is read from globals or
 // the environment: main builds it from flags. Zero durations and counts mean the defaults below.
 type Config struct {
@@ -101,8 +111,8 @@ type Config struct {
 	RegistrationTimeout time.Duration
 	// GCInterval and GCGracePeriod drive garbage collection of VMs no NodeClaim owns (1 min, 30 s).
 	GCInterval, GCGracePeriod time.Duration
-	// MaxConcurrentLaunches bounds launches in flight (10); Workers is the number of NodeClaim and of
-	// Node reconcilers (4 each).
+	// MaxConcurrentLaunches bounds launches in flight (DefaultMaxConcurrentLaunches); Workers is the
+	// number of NodeClaim and of Node reconcilers (4 each).
 	MaxConcurrentLaunches, Workers int
 	// Seed makes offering tie-breaks reproducible.
 	Seed uint64
@@ -149,7 +159,7 @@ func (c Config) withDefaults() Config {
 		c.DisruptionChainSteps = DefaultDisruptionChainSteps
 	}
 	if c.MaxConcurrentLaunches == 0 {
-		c.MaxConcurrentLaunches = 10
+		c.MaxConcurrentLaunches = DefaultMaxConcurrentLaunches
 	}
 	if c.Workers == 0 {
 		c.Workers = 4
