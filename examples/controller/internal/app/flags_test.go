@@ -46,6 +46,8 @@ func TestCheckNumbers(t *testing.T) {
 		{"burst", func(f *Flags) { f.KubeAPIBurst = -1 }, "--kube-api-burst"},
 		{"savings 1", func(f *Flags) { f.MinReplaceSavings = 1 }, `--consolidation-min-replace-savings "1": must be a fraction in [0, 1)`},
 		{"savings negative", func(f *Flags) { f.MinReplaceSavings = -0.5 }, "--consolidation-min-replace-savings"},
+		{"launches zero: the default", func(f *Flags) { f.MaxConcurrentLaunches = 0 }, ""},
+		{"launches negative", func(f *Flags) { f.MaxConcurrentLaunches = -1 }, `--max-concurrent-launches "-1": must not be negative`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

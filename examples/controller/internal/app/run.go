@@ -166,6 +166,9 @@ func checkNumbers(f *Flags) error {
 		return &ConfigError{Flag: "--kube-api-qps", Value: fmt.Sprint(f.KubeAPIQPS), Reason: "must be positive"}
 	case f.KubeAPIBurst <= 0:
 		return &ConfigError{Flag: "--kube-api-burst", Value: fmt.Sprint(f.KubeAPIBurst), Reason: "must be positive"}
+	case f.MaxConcurrentLaunches < 0:
+		return &ConfigError{Flag: "--max-concurrent-launches", Value: fmt.Sprint(f.MaxConcurrentLaunches),
+			Reason: "must not be negative (0: the default, 1,000)"}
 	case !(f.MinReplaceSavings >= 0 && f.MinReplaceSavings < 1):
 		return &ConfigError{Flag: "--consolidation-min-replace-savings", Value: fmt.Sprint(f.MinReplaceSavings),
 			Reason: "must be a fraction in [0, 1), such as 0.1 for 10 %"}
