@@ -124,6 +124,9 @@ func (p *pass) draftRemove(nodes []*candidate, detail string, quick bool) (*draf
 	if !o.valid() {
 		return nil, "pods would not schedule", nil
 	}
+	if p.pendingNeedClaims(plan, o) {
+		return nil, "pending pods need new NodeClaims", nil
+	}
 	if !p.claimCountAllowed(len(nodes), len(o.claims)) {
 		return nil, "too many replacements", nil
 	}

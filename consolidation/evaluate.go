@@ -12,8 +12,9 @@ type outcome struct {
 	// moves are where the candidates' pods went, in the order the simulation placed them, then the
 	// pods it left unplaced (To ""), sorted.
 	moves []Move
-	// claims are the new NodeClaims that took at least one moved pod (claims holding only pending
-	// pods or pods of deleting nodes are provisioning's business, not the command's).
+	// claims are the new NodeClaims that took at least one moved pod (claims holding only pods of
+	// deleting nodes are provisioning's business; claims holding pending pods alone block the
+	// command, pendingNeedClaims).
 	claims []provisioner.NodeClaim
 	// unplaced counts moved pods the simulation found no place for.
 	unplaced int

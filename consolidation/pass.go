@@ -73,6 +73,8 @@ type pass struct {
 	// floor is Karpenter's command when it saves more than the consolidation commands found
 	// (see karpenter.go); Decide then redoes the pass with it.
 	floor *draft
+	// pending are the snapshot's pending pods ("namespace/name"), for pendingClaims.
+	pending map[string]bool
 }
 
 // newPass builds the simulator over the whole cluster and the pass's bookkeeping.
@@ -109,6 +111,10 @@ func newPass(in *Input, cands []*candidate, b *budgets) (*pass, error) {
 	}
 	slices.Sort(p.deleting)
 	p.zonal = hasZonalTerms(in)
+	p.pending = make(map[string]bool, len(in.PendingPods))
+	for _, pod := range in.PendingPods {
+		p.pending[podKey(pod)] = true
+	}
 	p.bound = newCapacityBound(in, p.prices)
 	p.bound.refresh(p)
 	sim, err := provisioner.NewSimulator(simInput(in))
