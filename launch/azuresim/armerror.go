@@ -41,11 +41,15 @@ func errorReply(status int, code, message string) reply {
 // emptyReply has no body.
 func emptyReply(status int) reply { return reply{status: status, header: http.Header{}} }
 
-// throttled is a 429 with Retry-After. ARM sends whole seconds; the
-// millisecond header, which azcore prefers, keeps sub-second test delays exact.
-func throttled(after time.Duration) reply {
+// throttled is a write's 429 with Retry-After (see throttledFor).
+func throttled(after time.Duration) reply { return throttledFor("Write", after) }
+
+// throttledFor is a 429 with Retry-After for an operation type ARM names
+// (Read, Write, Delete). ARM sends whole seconds; the millisecond header,
+// which azcore prefers, keeps sub-second test delays exact.
+func throttledFor(opType string, after time.Duration) reply {
 	r := errorReply(http.StatusTooManyRequests, "TooManyRequests",
-		"The request is being throttled as the limit has been reached for operation type - Write.")
+		"The request is being throttled as the limit has been reached for operation type - "+opType+".")
 	secs := int((after + time.Second - 1) / time.Second)
 	r.header.Set("Retry-After", strconv.Itoa(secs))
 	r.header.Set("x-ms-retry-after-ms", strconv.FormatInt(after.Milliseconds(), 10))

@@ -20,7 +20,9 @@
 // family (plus low-priority and total regional cores), and count-limited
 // injected faults: throttling with Retry-After, server errors, hung calls, the
 // ARM allocation, SKU and quota errors, the Machine API's VMSizeNotSupported,
-// and a controller crash between NIC and VM creation. Every
+// and a controller crash between NIC and VM creation. Options.RateLimits,
+// opt-in, throttle calls with ARM's per-subscription token buckets for reads,
+// writes and deletes (ARMSubscriptionLimits). Every
 // request is recorded with its body for field-by-field assertions.
 //
 // It is test support, not a mock inside the launcher: the launcher cannot tell

@@ -61,8 +61,15 @@ type Options struct {
 	OperationTime map[Op]time.Duration
 	// PageSize is the list page size (default 20).
 	PageSize int
-	// Clock stamps VM creation times (time.Now if nil).
+	// Clock stamps VM creation times and refills RateLimits' buckets
+	// (time.Now if nil).
 	Clock func() time.Time
+	// RateLimits, if set, throttle ARM calls as ARM's token buckets do per
+	// subscription: a call that finds its operation type's bucket empty gets
+	// 429 with Retry-After, and the others report the tokens left in
+	// x-ms-ratelimit-remaining-subscription-{reads,writes,deletes}. Nil is
+	// unlimited; ARMSubscriptionLimits() are Azure's figures.
+	RateLimits *RateLimits
 }
 
 // Defaults for Options.
@@ -100,6 +107,7 @@ type Sim struct {
 	records    []Record
 	nextID     int
 	lists      lists
+	limiter    *limiter // nil without Options.RateLimits; has its own lock
 }
 
 type vmRecord struct {
@@ -141,6 +149,7 @@ func New(opts Options) *Sim {
 		nsgs:       map[string]*armnetwork.SecurityGroup{},
 		operations: map[string]*operation{},
 		severed:    map[string]bool{},
+		limiter:    newLimiter(opts.RateLimits, opts.Clock),
 	}
 }
 

@@ -59,6 +59,11 @@ func (s *Sim) serve(ctx context.Context, req *http.Request, c call, parsed *repl
 	if c.op != OpRetailPrices && req.Header.Get("Authorization") != "Bearer "+Token {
 		return errorReply(http.StatusUnauthorized, "AuthenticationFailed", "Authentication failed."), nil
 	}
+	// ARM throttles per principal, so only an authenticated call meets the buckets.
+	adm := s.admit(req.Method, c.op)
+	if rep, refused := adm.refusal(); refused {
+		return rep, nil
+	}
 	if s.isSevered(nodeOf(c.name)) {
 		return reply{}, fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, ErrConnectionLost)
 	}
@@ -74,7 +79,7 @@ func (s *Sim) serve(ctx context.Context, req *http.Request, c call, parsed *repl
 			return reply{}, fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, ErrConnectionLost)
 		}
 	}
-	return s.dispatch(c, f, faulted), nil
+	return adm.stamp(s.dispatch(c, f, faulted)), nil
 }
 
 // transportFault applies faults that answer before the operation runs.
