@@ -504,6 +504,13 @@ func (l *Launcher) attemptBatchedMachine(ctx context.Context, log *slog.Logger, 
 func (l *Launcher) waitMachine(ctx context.Context, name string) (*machineResource, error) {
 	for {
 		m, err := l.getMachine(ctx, name)
+		if wait, throttled := throttledWait(err, l.opts.PollFrequency); throttled && ctx.Err() == nil {
+			// A refused GET is no news of the machine (see pollOnce).
+			if err := sleep(ctx, wait); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}

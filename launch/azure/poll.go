@@ -3,11 +3,13 @@ package azure
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 )
 
@@ -16,7 +18,7 @@ import (
 // refuses intervals under a second, which the simulated Azure needs.
 func pollUntilDone[T any](ctx context.Context, p *runtime.Poller[T], freq time.Duration) (T, error) {
 	for !p.Done() {
-		resp, err := p.Poll(ctx)
+		wait, err := pollOnce(ctx, p, freq)
 		if err != nil {
 			var zero T
 			return zero, err
@@ -24,7 +26,7 @@ func pollUntilDone[T any](ctx context.Context, p *runtime.Poller[T], freq time.D
 		if p.Done() {
 			break
 		}
-		if err := sleep(ctx, retryAfter(resp, freq)); err != nil {
+		if err := sleep(ctx, wait); err != nil {
 			var zero T
 			return zero, err
 		}
@@ -32,13 +34,47 @@ func pollUntilDone[T any](ctx context.Context, p *runtime.Poller[T], freq time.D
 	return p.Result(ctx)
 }
 
-// retryAfter reads a Retry-After in seconds, else returns fallback.
+// pollOnce polls p and returns how long to wait before the next poll. A
+// poll ARM refused with 429 (after azcore's own retries) is no answer about
+// the operation, which runs on whether or not anyone watches it, so it is not
+// an error: the next poll comes after its Retry-After. Failing there would
+// fail the launch and delete a VM that is being made, and a burst of creates
+// in flight, each polled every few seconds, outruns ARM's read refill.
+func pollOnce[T any](ctx context.Context, p *runtime.Poller[T], freq time.Duration) (time.Duration, error) {
+	resp, err := p.Poll(ctx)
+	if err == nil {
+		return retryAfter(resp, freq), nil
+	}
+	if wait, ok := throttledWait(err, freq); ok && ctx.Err() == nil {
+		return wait, nil
+	}
+	return 0, err
+}
+
+// throttledWait reports whether err is ARM's 429 and how long it asks to wait.
+func throttledWait(err error, fallback time.Duration) (time.Duration, bool) {
+	re, ok := errors.AsType[*azcore.ResponseError](err)
+	if !ok || re.StatusCode != http.StatusTooManyRequests {
+		return 0, false
+	}
+	return retryAfter(re.RawResponse, fallback), true
+}
+
+// retryAfter reads the wait an answer asks for, else returns fallback. The
+// headers are read in azcore's retry policy's order (azcore internal/shared
+// RetryAfter): retry-after-ms and x-ms-retry-after-ms in milliseconds, then
+// Retry-After in seconds.
 func retryAfter(resp *http.Response, fallback time.Duration) time.Duration {
 	if resp == nil {
 		return fallback
 	}
-	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
-		return time.Duration(s) * time.Second
+	for _, h := range []struct {
+		name string
+		unit time.Duration
+	}{{"retry-after-ms", time.Millisecond}, {"x-ms-retry-after-ms", time.Millisecond}, {"Retry-After", time.Second}} {
+		if n, err := strconv.Atoi(resp.Header.Get(h.name)); err == nil && n > 0 {
+			return time.Duration(n) * h.unit
+		}
 	}
 	return fallback
 }
@@ -62,14 +98,14 @@ func sleep(ctx context.Context, d time.Duration) error {
 // another request.
 func pollSucceeded[T any](ctx context.Context, p *runtime.Poller[T], freq time.Duration) error {
 	for !p.Done() {
-		resp, err := p.Poll(ctx)
+		wait, err := pollOnce(ctx, p, freq)
 		if err != nil {
 			return err
 		}
 		if p.Done() {
 			break
 		}
-		if err := sleep(ctx, retryAfter(resp, freq)); err != nil {
+		if err := sleep(ctx, wait); err != nil {
 			return err
 		}
 	}
