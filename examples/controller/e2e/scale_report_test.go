@@ -18,14 +18,20 @@ import (
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/examples/controller/internal/controller"
 	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/launch/azuresim"
 	"github.com/napkit/napkit/provisioner"
 )
 
 // scaleReport is one run's figures; docs/benchmarks.md explains each.
 type scaleReport struct {
-	Pods, Deployments                        int
-	BootDelaySeconds                         float64
-	VMCreateSeconds                          float64 // the simulated Azure's VM create (NAPKIT_SCALE_VM_CREATE)
+	Pods, Deployments int
+	BootDelaySeconds  float64
+	VMCreateSeconds   float64 // the simulated Azure's VM create (NAPKIT_SCALE_VM_CREATE)
+	// ARMLimits is NAPKIT_SCALE_ARM_LIMITS: the simulated Azure throttled calls with ARM's
+	// subscription buckets. ARM counts, per operation type, the calls it served and refused (429)
+	// by the end of the scale-up (zero without the limits).
+	ARMLimits                                bool
+	ARM                                      azuresim.RateCounts
 	PodsCreatedSeconds, ClaimsSeconds        float64
 	FirstClaimSeconds, LastClaimSeconds      float64
 	ClaimsAfterLastPodSeconds                float64
@@ -94,6 +100,11 @@ func (r *scaleReport) log(t *testing.T) {
 	t.Logf("controller requests during scale-up: %d writes (%.1f per node; %d pod nominations, %.1f per node besides them), "+
 		"%d reads (%.1f per node); %d disruption commands executed", r.ControllerWrites, r.WritesPerNode, r.PodNominations,
 		r.WritesPerNodeBesidesNominations, r.ControllerReads, r.ReadsPerNode, r.ScaleUpCommands)
+	if r.ARMLimits {
+		t.Logf("ARM calls under the subscription buckets (served/throttled): reads %d/%d, writes %d/%d, deletes %d/%d",
+			r.ARM.Reads.Served, r.ARM.Reads.Throttled, r.ARM.Writes.Served, r.ARM.Writes.Throttled,
+			r.ARM.Deletes.Served, r.ARM.Deletes.Throttled)
+	}
 	t.Logf("price $%.2f/h; an offline plan of the same pods $%.2f/h; its lower bound $%.2f/h", r.PricePerHour, r.PricePlan, r.PriceLower)
 	whose := "test process (controller, simulated Azure and kubelets, the suite's informers)"
 	if r.ControllerProcess {

@@ -57,6 +57,7 @@ func TestScale(t *testing.T) {
 		kubelet:      func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
 		process:      p.process,
 		vmCreateTime: p.vmCreate,
+		armLimits:    p.armLimits,
 	})
 	keepControllerLog(t, s, p.controllerLog)
 	ctx := t.Context()
@@ -64,7 +65,7 @@ func TestScale(t *testing.T) {
 	ns := s.c.newNamespace(t, "scale")
 	w := startWatcher(t, s.c)
 	r := &scaleReport{Pods: p.pods, Deployments: deploymentsPerRun, BootDelaySeconds: p.bootDelay.Seconds(),
-		VMCreateSeconds: p.vmCreate.Seconds()}
+		VMCreateSeconds: p.vmCreate.Seconds(), ARMLimits: p.armLimits}
 	defer r.log(t) // the figures so far, also when a phase fails
 
 	shapes := scaleShapes()
@@ -138,6 +139,7 @@ func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape,
 	r.MaxPendingSeconds = w.takePendingFor().Seconds()
 	after := requestsByMethod(t, s.metrics)
 	r.ScaleUpCommands = int(counterTotal(t, s.metrics, disruptionDecisions) - commandsBefore)
+	r.ARM = s.sim.RateLimited()
 	r.ControllerWrites, r.ControllerReads = writesAndReads(before, after)
 	r.PodNominations = int(after["PATCH"] - before["PATCH"])
 	if final.claims > 0 {

@@ -27,7 +27,11 @@ type scaleParams struct {
 	bootDelay time.Duration // NAPKIT_SCALE_BOOT_DELAY: VM seen -> Node registered
 	// vmCreate is NAPKIT_SCALE_VM_CREATE: how long the simulated Azure takes to create a VM (its
 	// long-running operation; the boot delay starts when it succeeds). 0 by default, as before.
-	vmCreate   time.Duration
+	vmCreate time.Duration
+	// armLimits is NAPKIT_SCALE_ARM_LIMITS (a bool): the simulated Azure throttles calls with ARM's
+	// subscription buckets (reads 250 at 25/s, writes and deletes 200 at 10/s) and the launcher
+	// polls at its default 3 s.
+	armLimits  bool
 	steady     time.Duration // NAPKIT_SCALE_STEADY: how long the idle steady state is sampled
 	churn      time.Duration // NAPKIT_SCALE_CHURN: how long Deployments are scaled at random
 	reportPath string        // NAPKIT_SCALE_REPORT: a file the figures are appended to as JSON lines
@@ -108,12 +112,17 @@ func readScaleParams(t *testing.T) scaleParams {
 		}
 		p.chainSteps = n
 	}
-	if v := os.Getenv("NAPKIT_SCALE_MARK_UNNEEDED"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			t.Fatalf("NAPKIT_SCALE_MARK_UNNEEDED=%q: want true or false", v)
+	for _, b := range []struct {
+		env string
+		to  *bool
+	}{{"NAPKIT_SCALE_MARK_UNNEEDED", &p.markUnneeded}, {"NAPKIT_SCALE_ARM_LIMITS", &p.armLimits}} {
+		if v := os.Getenv(b.env); v != "" {
+			parsed, err := strconv.ParseBool(v)
+			if err != nil {
+				t.Fatalf("%s=%q: want true or false", b.env, v)
+			}
+			*b.to = parsed
 		}
-		p.markUnneeded = b
 	}
 	switch v := os.Getenv("NAPKIT_SCALE_CONTROLLER"); v {
 	case "", "test":

@@ -69,6 +69,8 @@ type stackOptions struct {
 	azureLatency time.Duration
 	// vmCreateTime is how long the simulated Azure takes to create a VM (its operation).
 	vmCreateTime time.Duration
+	// armLimits throttles the simulated Azure as ARM throttles a subscription (token buckets).
+	armLimits bool
 	// upkeep turns on the AKSNodeClass status writer (image discovery on the simulated galleries,
 	// which publish upkeepImage), repair and quota, with intervals short enough for a test.
 	upkeep bool
@@ -114,7 +116,7 @@ func startStack(t *testing.T, opts stackOptions) *stack {
 	}
 	s.sim, s.launcher, err = simnodes.NewAzure(simnodes.AzureOptions{
 		Catalogue: base, ResourceGroup: rg, ClusterName: name, Logger: logger,
-		Latency: opts.azureLatency, VMCreateTime: opts.vmCreateTime,
+		Latency: opts.azureLatency, VMCreateTime: opts.vmCreateTime, RateLimits: armLimits(opts.armLimits),
 	})
 	require.NoError(t, err)
 	kubeletVersion := ""
@@ -327,4 +329,13 @@ func runUntilCleanup(t *testing.T, what string, fn func(context.Context) error) 
 		}
 	})
 	t.Cleanup(func() { cancel(); wg.Wait() })
+}
+
+// armLimits are ARM's subscription buckets when on, else none.
+func armLimits(on bool) *azuresim.RateLimits {
+	if !on {
+		return nil
+	}
+	l := azuresim.ARMSubscriptionLimits()
+	return &l
 }

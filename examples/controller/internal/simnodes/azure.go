@@ -23,6 +23,10 @@ type AzureOptions struct {
 	// poll). The simulated kubelet boots a VM only once it has succeeded, as a real one is
 	// started by that operation.
 	VMCreateTime time.Duration
+	// RateLimits, if set, throttle the simulated Azure's calls as ARM's buckets do
+	// (azuresim.ARMSubscriptionLimits), and the launcher then polls at its own default, as it
+	// would poll Azure, so the reads it spends are a real launcher's.
+	RateLimits *azuresim.RateLimits
 	// Offerings is the unavailable-offerings cache the launcher marks (share it with the controller).
 	Offerings *launch.UnavailableOfferings
 	Seed      uint64
@@ -41,11 +45,15 @@ func NewAzure(opts AzureOptions) (*azuresim.Sim, *azure.Launcher, error) {
 		}
 	}
 	sim := azuresim.New(azuresim.Options{Location: opts.Catalogue.Region, SKUs: skus, Latency: opts.Latency, Clock: opts.Clock,
-		OperationTime: map[azuresim.Op]time.Duration{azuresim.OpVMPut: opts.VMCreateTime}})
+		OperationTime: map[azuresim.Op]time.Duration{azuresim.OpVMPut: opts.VMCreateTime}, RateLimits: opts.RateLimits})
+	poll := pollFrequency(opts.VMCreateTime)
+	if opts.RateLimits != nil {
+		poll = 0 // the launcher's default
+	}
 	l, err := azure.NewLauncher(azure.Options{
 		SubscriptionID: sim.SubscriptionID(), ResourceGroup: opts.ResourceGroup, Location: sim.Location(),
 		ClusterName: opts.ClusterName, Credential: sim.Credential(), ClientOptions: sim.ClientOptions(),
-		PollFrequency: pollFrequency(opts.VMCreateTime), Seed: opts.Seed, Clock: opts.Clock, Cache: opts.Offerings, Logger: opts.Logger,
+		PollFrequency: poll, Seed: opts.Seed, Clock: opts.Clock, Cache: opts.Offerings, Logger: opts.Logger,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("launcher on the simulated Azure: %w", err)
