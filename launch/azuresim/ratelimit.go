@@ -119,12 +119,13 @@ type admission struct {
 }
 
 // admit takes a token for the request or refuses it. Retail Prices calls
-// are not ARM's, so no bucket applies.
-func (s *Sim) admit(method string, op Op) admission {
-	if s.limiter == nil || op == OpRetailPrices {
+// are not ARM's, and unmetered ones are the simulation's own, so no bucket
+// applies to either and neither is counted.
+func (s *Sim) admit(req *http.Request, op Op) admission {
+	if s.limiter == nil || op == OpRetailPrices || req.Header.Get(UnmeteredHeader) != "" {
 		return admission{}
 	}
-	return s.limiter.take(classOf(method))
+	return s.limiter.take(classOf(req.Method))
 }
 
 func (l *limiter) take(c rateClass) admission {

@@ -302,3 +302,20 @@ func TestRateLimitThroughSDK(t *testing.T) {
 	}
 	assert.Equal(t, []int{http.StatusNotFound, http.StatusTooManyRequests}, statuses, "recorded, not retried")
 }
+
+// TestRateLimitUnmetered: the simulation's own observers (simulated kubelets
+// listing VMs) would not call ARM on Azure, so their calls, marked through
+// UnmeteredClientOptions' policy, take no token and are not counted.
+func TestRateLimitUnmetered(t *testing.T) {
+	sim, _ := limitedSim(&azuresim.RateLimits{Reads: azuresim.RateLimit{Bucket: 1, RefillPerSecond: 1}})
+	vms, err := armcompute.NewVirtualMachinesClient(sim.SubscriptionID(), sim.Credential(), sim.UnmeteredClientOptions())
+	require.NoError(t, err)
+	for range 3 {
+		_, err := vms.Get(context.Background(), "rg", "x", nil)
+		var re *azcore.ResponseError
+		require.ErrorAs(t, err, &re)
+		assert.Equal(t, http.StatusNotFound, re.StatusCode, "served, not throttled")
+	}
+	assert.Equal(t, azuresim.RateCounts{}, sim.RateLimited())
+	assert.Equal(t, "0", send(t, sim, http.MethodGet, true).Header.Get(remainingReads), "ARM's read token is still there")
+}

@@ -32,6 +32,27 @@ func (s *Sim) ClientOptions() *arm.ClientOptions {
 	return &arm.ClientOptions{ClientOptions: policy.ClientOptions{Transport: s}}
 }
 
+// UnmeteredHeader marks a request as the simulation's own (a simulated
+// kubelet listing the VMs it boots): Options.RateLimits neither throttle nor
+// count it, since on Azure that observer would not call ARM at all.
+const UnmeteredHeader = "X-Azuresim-Unmetered"
+
+// UnmeteredClientOptions are ClientOptions whose requests carry
+// UnmeteredHeader, for the simulation's own observers.
+func (s *Sim) UnmeteredClientOptions() *arm.ClientOptions {
+	o := s.ClientOptions()
+	o.PerCallPolicies = append(o.PerCallPolicies, unmetered{})
+	return o
+}
+
+// unmetered is the azcore policy that sets UnmeteredHeader.
+type unmetered struct{}
+
+func (unmetered) Do(req *policy.Request) (*http.Response, error) {
+	req.Raw().Header.Set(UnmeteredHeader, "true")
+	return req.Next()
+}
+
 // Credential is the credential the simulator accepts.
 func (s *Sim) Credential() Credential { return Credential{} }
 
@@ -60,7 +81,7 @@ func (s *Sim) serve(ctx context.Context, req *http.Request, c call, parsed *repl
 		return errorReply(http.StatusUnauthorized, "AuthenticationFailed", "Authentication failed."), nil
 	}
 	// ARM throttles per principal, so only an authenticated call meets the buckets.
-	adm := s.admit(req.Method, c.op)
+	adm := s.admit(req, c.op)
 	if rep, refused := adm.refusal(); refused {
 		return rep, nil
 	}

@@ -114,10 +114,13 @@ func startStack(t *testing.T, opts stackOptions) *stack {
 	if opts.process {
 		rg, name = app.SimResourceGroup(region), app.SimClusterName // the binary's --simulate names
 	}
-	s.sim, s.launcher, err = simnodes.NewAzure(simnodes.AzureOptions{
+	azureOpts := simnodes.AzureOptions{
 		Catalogue: base, ResourceGroup: rg, ClusterName: name, Logger: logger,
 		Latency: opts.azureLatency, VMCreateTime: opts.vmCreateTime, RateLimits: armLimits(opts.armLimits),
-	})
+	}
+	s.sim, s.launcher, err = simnodes.NewAzure(azureOpts)
+	require.NoError(t, err)
+	observer, err := simnodes.NewObserver(s.sim, azureOpts)
 	require.NoError(t, err)
 	kubeletVersion := ""
 	if opts.process {
@@ -134,7 +137,7 @@ func startStack(t *testing.T, opts stackOptions) *stack {
 		opts.beforeController(s.c)
 	}
 	kubeletOpts := simnodes.Options{
-		Kube: s.c.kubeletClient(), Dynamic: s.c.dyn, Launcher: s.launcher, InstanceType: base.Find, Region: region, Logger: logger,
+		Kube: s.c.kubeletClient(), Dynamic: s.c.dyn, Launcher: observer, InstanceType: base.Find, Region: region, Logger: logger,
 		KubeletVersion: kubeletVersion,
 	}
 	if opts.upkeep {

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
+
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/launch"
 	"github.com/napkit/napkit/launch/azure"
@@ -46,19 +48,35 @@ func NewAzure(opts AzureOptions) (*azuresim.Sim, *azure.Launcher, error) {
 	}
 	sim := azuresim.New(azuresim.Options{Location: opts.Catalogue.Region, SKUs: skus, Latency: opts.Latency, Clock: opts.Clock,
 		OperationTime: map[azuresim.Op]time.Duration{azuresim.OpVMPut: opts.VMCreateTime}, RateLimits: opts.RateLimits})
+	l, err := newLauncher(sim, opts, sim.ClientOptions())
+	if err != nil {
+		return nil, nil, err
+	}
+	return sim, l, nil
+}
+
+// NewObserver returns a launcher on sim for the simulated kubelets, which only list the VMs they
+// boot: its calls are unmetered (azuresim.UnmeteredHeader), because a kubelet on Azure does not
+// call ARM, so they neither spend nor count against Options.RateLimits.
+func NewObserver(sim *azuresim.Sim, opts AzureOptions) (*azure.Launcher, error) {
+	return newLauncher(sim, opts, sim.UnmeteredClientOptions())
+}
+
+// newLauncher is the real Azure launcher pointed at sim through client.
+func newLauncher(sim *azuresim.Sim, opts AzureOptions, client *arm.ClientOptions) (*azure.Launcher, error) {
 	poll := pollFrequency(opts.VMCreateTime)
 	if opts.RateLimits != nil {
 		poll = 0 // the launcher's default
 	}
 	l, err := azure.NewLauncher(azure.Options{
 		SubscriptionID: sim.SubscriptionID(), ResourceGroup: opts.ResourceGroup, Location: sim.Location(),
-		ClusterName: opts.ClusterName, Credential: sim.Credential(), ClientOptions: sim.ClientOptions(),
+		ClusterName: opts.ClusterName, Credential: sim.Credential(), ClientOptions: client,
 		PollFrequency: poll, Seed: opts.Seed, Clock: opts.Clock, Cache: opts.Offerings, Logger: opts.Logger,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("launcher on the simulated Azure: %w", err)
+		return nil, fmt.Errorf("launcher on the simulated Azure: %w", err)
 	}
-	return sim, l, nil
+	return l, nil
 }
 
 // pollFrequency is how often the launcher polls the simulated Azure's operations: 10 ms when they
