@@ -14,6 +14,8 @@
 # /tmp/napkit-scale-<size>.jsonl). NAPKIT_SCALE_BOOT_DELAY, NAPKIT_SCALE_VM_CREATE, NAPKIT_SCALE_STEADY
 # and NAPKIT_SCALE_CHURN override the simulated boot delay, the simulated Azure's VM create time (its
 # long-running operation; default 0, the boot starts when it succeeds) and the phase lengths (Go durations);
+# NAPKIT_SCALE_ARM_LIMITS=true throttles the simulated Azure with ARM's subscription token buckets
+# (reads 250 at 25/s, writes and deletes 200 at 10/s), the launcher polling at its default 3 s;
 # NAPKIT_SCALE_PHASES picks the phases after the scale-up (comma-separated steady, down, churn;
 # "up" for the scale-up alone); NAPKIT_SCALE_CONTROLLER_ARGS adds flags to the controller binary
 # when it runs in its own process (e.g. --memory-limit=1Gi, as the chart passes); NAPKIT_SCALE_CONTROLLER_LOG=FILE keeps
