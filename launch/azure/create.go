@@ -103,7 +103,7 @@ func (l *Launcher) attemptVM(ctx context.Context, req *launch.Request, c launch.
 	if err != nil {
 		return nil, l.failed(ctx, log, req, c, err, !armRejected(err))
 	}
-	resp, err := pollUntilDone(ctx, poller, l.opts.PollFrequency)
+	resp, err := pollUntilDone(ctx, poller, l.pace)
 	if err == nil {
 		err = l.addExtensions(ctx, name, b, tags)
 	}

@@ -47,7 +47,7 @@ func (l *Launcher) deleteVM(ctx context.Context, name string) error {
 	opts := &armcompute.VirtualMachinesClientBeginDeleteOptions{ForceDeletion: to.Ptr(true)}
 	poller, err := l.vms.BeginDelete(ctx, l.opts.ResourceGroup, name, opts)
 	if err == nil {
-		_, err = pollUntilDone(ctx, poller, l.opts.PollFrequency)
+		_, err = pollUntilDone(ctx, poller, l.pace)
 	}
 	if err != nil && !isNotFound(err) {
 		return cloudError("delete virtual machine", name, err)

@@ -68,7 +68,7 @@ func (l *Launcher) putExtension(ctx context.Context, vmName, name string, ext ar
 	if err != nil {
 		return err
 	}
-	return pollSucceeded(ctx, poller, l.opts.PollFrequency)
+	return pollSucceeded(ctx, poller, l.pace)
 }
 
 // missingExtension names the first extension the mode installs that vmName lacks (or holds

@@ -2,6 +2,7 @@ package azure_test
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -82,6 +83,7 @@ func newFixture(t testing.TB, simOpts azuresim.Options, mutate ...func(*azure.Op
 		Credential:     sim.Credential(),
 		ClientOptions:  clientOpts,
 		PollFrequency:  time.Millisecond,
+		PollRate:       math.Inf(1), // tests that count polls set their own
 		Seed:           42,
 		Clock:          clock.Now,
 	}

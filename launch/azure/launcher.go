@@ -26,6 +26,7 @@ type Launcher struct {
 	nsg     *lookupCache[string]
 	billing bool
 	sem     *semaphore.Weighted
+	pace    pacer
 	// batcher collects Machine creates into header batches; it is nil
 	// outside mode aksmachineapiheaderbatch.
 	batcher *machineBatcher
@@ -50,6 +51,7 @@ func NewLauncher(opts Options) (*Launcher, error) {
 		nsg:          newLookupCache[string](opts.NetworkLookupTTL, opts.Clock),
 		billing:      billsByExtension(opts.ClientOptions.Cloud),
 		sem:          semaphore.NewWeighted(int64(opts.MaxConcurrency)),
+		pace:         newPacer(opts.PollFrequency, opts.PollRate),
 	}
 	if opts.Mode == imagefamily.ModeMachineAPIHeaderBatch {
 		l.batcher = newMachineBatcher(opts.BatchIdle, opts.BatchMax, opts.BatchMaxSize, l.putMachineBatch, l.deleteAbandoned, opts.Logger)

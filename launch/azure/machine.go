@@ -68,7 +68,7 @@ func (l *Launcher) attemptMachine(ctx context.Context, req *launch.Request, name
 	if err != nil {
 		return nil, l.machineFailed(ctx, log, req, name, c, err, nil, !armRejected(err))
 	}
-	m, err := pollUntilDone(ctx, poller, l.opts.PollFrequency)
+	m, err := pollUntilDone(ctx, poller, l.pace)
 	if err != nil {
 		return nil, l.machineFailed(ctx, log, req, name, c, err, l.failedMachineError(ctx, name), true)
 	}

@@ -139,5 +139,5 @@ func (l *Launcher) deleteMachines(ctx context.Context, names []string) error {
 	if err != nil {
 		return err
 	}
-	return pollSucceeded(ctx, poller, l.opts.PollFrequency)
+	return pollSucceeded(ctx, poller, l.pace)
 }

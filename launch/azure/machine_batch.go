@@ -498,11 +498,14 @@ func (l *Launcher) attemptBatchedMachine(ctx context.Context, log *slog.Logger, 
 	return inst, nil
 }
 
-// waitMachine GETs the machine every PollFrequency until it has succeeded
+// waitMachine GETs the machine every PollFrequency (within PollRate) until it has succeeded
 // or failed. A failed machine is returned with the error, so its recorded
 // provisioning error can be classified.
 func (l *Launcher) waitMachine(ctx context.Context, name string) (*machineResource, error) {
 	for {
+		if err := l.pace.turn(ctx); err != nil {
+			return nil, err
+		}
 		m, err := l.getMachine(ctx, name)
 		if wait, throttled := throttledWait(err, l.opts.PollFrequency); throttled && ctx.Err() == nil {
 			// A refused GET is no news of the machine (see pollOnce).

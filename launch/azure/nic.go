@@ -82,14 +82,14 @@ func (l *Launcher) putNICOnce(ctx context.Context, req *launch.Request, c launch
 	if err != nil {
 		return err
 	}
-	return pollSucceeded(ctx, poller, l.opts.PollFrequency)
+	return pollSucceeded(ctx, poller, l.pace)
 }
 
 // deleteNIC deletes the NIC; a NIC that is already gone is success.
 func (l *Launcher) deleteNIC(ctx context.Context, name string) error {
 	poller, err := l.nics.BeginDelete(ctx, l.opts.ResourceGroup, name, nil)
 	if err == nil {
-		_, err = pollUntilDone(ctx, poller, l.opts.PollFrequency)
+		_, err = pollUntilDone(ctx, poller, l.pace)
 	}
 	if err != nil && !isNotFound(err) {
 		return cloudError("delete network interface", name, err)

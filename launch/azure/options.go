@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -19,6 +20,14 @@ const (
 	// DefaultPollFrequency is how often a long-running operation is polled
 	// when ARM sends no Retry-After.
 	DefaultPollFrequency = 3 * time.Second
+	// DefaultPollRate is how many polls per second a launcher sends across
+	// all its long-running operations: four fifths of the 25 reads a second
+	// ARM refills per subscription and principal (learn.microsoft.com
+	// request-limits-and-throttling), so the launches' other reads (the
+	// existing-VM check, lists) still find tokens. With hundreds of creates in
+	// flight each is polled less often than PollFrequency instead of every
+	// poll being refused 429.
+	DefaultPollRate = 20.0
 	// DefaultMaxConcurrency bounds concurrent creates and deletes per launcher.
 	// A create holds its slot while its VM's long-running operation runs (tens
 	// of seconds on Azure), so the bound is a launch rate of slots per create
@@ -99,6 +108,11 @@ type Options struct {
 	ClientOptions *arm.ClientOptions
 	// PollFrequency is the long-running-operation polling interval.
 	PollFrequency time.Duration
+	// PollRate bounds the polls per second across all operations in flight
+	// (default DefaultPollRate; math.Inf(1) for none): an operation is polled
+	// every PollFrequency or when the launcher's share of polls comes round,
+	// whichever is later.
+	PollRate float64
 	// MaxConcurrency bounds creates and deletes in flight at once.
 	MaxConcurrency int
 	// MaxAttempts bounds how many offerings one Create tries.
@@ -140,6 +154,9 @@ func (o Options) validate() error {
 			errs = append(errs, fmt.Errorf("%s must not be negative, got %d", f.name, f.value))
 		}
 	}
+	if o.PollRate < 0 || math.IsNaN(o.PollRate) {
+		errs = append(errs, fmt.Errorf("PollRate must not be negative, got %v", o.PollRate))
+	}
 	if o.BatchMaxSize < 0 || o.BatchMaxSize > MaxBatchSize {
 		errs = append(errs, fmt.Errorf("BatchMaxSize must be between 1 and %d (AKS's limit per batch), got %d", MaxBatchSize, o.BatchMaxSize))
 	}
@@ -153,6 +170,9 @@ func (o Options) validate() error {
 func (o Options) withDefaults() Options {
 	if o.PollFrequency == 0 {
 		o.PollFrequency = DefaultPollFrequency
+	}
+	if o.PollRate == 0 {
+		o.PollRate = DefaultPollRate
 	}
 	if o.MaxConcurrency == 0 {
 		o.MaxConcurrency = DefaultMaxConcurrency

@@ -13,12 +13,12 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 )
 
-// pollUntilDone drives a long-running operation at freq, or at the
-// operation's Retry-After when it sends one. azcore's own PollUntilDone
+// pollUntilDone drives a long-running operation at pace's frequency, or at
+// the operation's Retry-After when it sends one. azcore's own PollUntilDone
 // refuses intervals under a second, which the simulated Azure needs.
-func pollUntilDone[T any](ctx context.Context, p *runtime.Poller[T], freq time.Duration) (T, error) {
+func pollUntilDone[T any](ctx context.Context, p *runtime.Poller[T], pace pacer) (T, error) {
 	for !p.Done() {
-		wait, err := pollOnce(ctx, p, freq)
+		wait, err := pollOnce(ctx, p, pace)
 		if err != nil {
 			var zero T
 			return zero, err
@@ -40,12 +40,15 @@ func pollUntilDone[T any](ctx context.Context, p *runtime.Poller[T], freq time.D
 // an error: the next poll comes after its Retry-After. Failing there would
 // fail the launch and delete a VM that is being made, and a burst of creates
 // in flight, each polled every few seconds, outruns ARM's read refill.
-func pollOnce[T any](ctx context.Context, p *runtime.Poller[T], freq time.Duration) (time.Duration, error) {
+func pollOnce[T any](ctx context.Context, p *runtime.Poller[T], pace pacer) (time.Duration, error) {
+	if err := pace.turn(ctx); err != nil {
+		return 0, err
+	}
 	resp, err := p.Poll(ctx)
 	if err == nil {
-		return retryAfter(resp, freq), nil
+		return retryAfter(resp, pace.freq), nil
 	}
-	if wait, ok := throttledWait(err, freq); ok && ctx.Err() == nil {
+	if wait, ok := throttledWait(err, pace.freq); ok && ctx.Err() == nil {
 		return wait, nil
 	}
 	return 0, err
@@ -96,9 +99,9 @@ func sleep(ctx context.Context, d time.Duration) error {
 // need nothing from the result save one ARM read. A failed operation still
 // goes through the poller's Result, which turns it into an *azcore.ResponseError without
 // another request.
-func pollSucceeded[T any](ctx context.Context, p *runtime.Poller[T], freq time.Duration) error {
+func pollSucceeded[T any](ctx context.Context, p *runtime.Poller[T], pace pacer) error {
 	for !p.Done() {
-		wait, err := pollOnce(ctx, p, freq)
+		wait, err := pollOnce(ctx, p, pace)
 		if err != nil {
 			return err
 		}

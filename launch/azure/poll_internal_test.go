@@ -2,6 +2,7 @@ package azure
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"testing"
 	"time"
@@ -37,7 +38,7 @@ func TestThrottledPollingEndsWithTheContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = pollUntilDone(ctx, poller, time.Millisecond)
+	_, err = pollUntilDone(ctx, poller, newPacer(time.Millisecond, math.Inf(1)))
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Less(t, time.Since(start), 5*time.Second)
 	assert.Greater(t, len(sim.RequestsFor(azuresim.OpOperation, "nic-1")), 4, "polled past azcore's own retries")

@@ -53,7 +53,7 @@ func (l *Launcher) updateVMTags(ctx context.Context, name string, want map[strin
 	}
 	poller, err := l.vms.BeginUpdate(ctx, l.opts.ResourceGroup, name, armcompute.VirtualMachineUpdate{Tags: tagPtrs(want)}, nil)
 	if err == nil {
-		_, err = pollUntilDone(ctx, poller, l.opts.PollFrequency)
+		_, err = pollUntilDone(ctx, poller, l.pace)
 	}
 	if err != nil {
 		return false, cloudError("update virtual machine tags", name, err)

@@ -3,6 +3,7 @@ package simnodes
 import (
 	"fmt"
 	"log/slog"
+	"math"
 	"net/url"
 	"time"
 
@@ -48,7 +49,7 @@ func NewRemoteAzure(o RemoteOptions) (*azure.Launcher, controller.Upkeep, error)
 	l, err := azure.NewLauncher(azure.Options{
 		SubscriptionID: azuresim.DefaultSubscriptionID, ResourceGroup: o.ResourceGroup, Location: o.Location,
 		ClusterName: o.ClusterName, Credential: azuresim.Credential{}, ClientOptions: client,
-		PollFrequency: 10 * time.Millisecond, Cache: o.Offerings, Logger: o.Logger,
+		PollFrequency: 10 * time.Millisecond, PollRate: math.Inf(1), Cache: o.Offerings, Logger: o.Logger,
 	})
 	if err != nil {
 		return nil, controller.Upkeep{}, fmt.Errorf("launcher on the simulated Azure at %s: %w", o.Endpoint, err)
