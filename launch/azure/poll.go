@@ -31,7 +31,27 @@ func pollUntilDone[T any](ctx context.Context, p *runtime.Poller[T], pace pacer)
 			return zero, err
 		}
 	}
-	return p.Result(ctx)
+	return result(ctx, p, pace)
+}
+
+// result fetches a finished operation's result. For a PUT that is a GET of
+// the resource, which ARM may refuse with 429 like a poll: the resource was
+// made all the same, so the GET is tried again after its Retry-After, in
+// turn with the polls (azcore's Poller caches no such non-terminal failure).
+func result[T any](ctx context.Context, p *runtime.Poller[T], pace pacer) (T, error) {
+	for {
+		res, err := p.Result(ctx)
+		wait, throttled := throttledWait(err, pace.freq)
+		if !throttled || ctx.Err() != nil {
+			return res, err
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return res, err
+		}
+		if err := pace.turn(ctx); err != nil {
+			return res, err
+		}
+	}
 }
 
 // pollOnce polls p and returns how long to wait before the next poll. A

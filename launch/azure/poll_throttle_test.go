@@ -73,3 +73,31 @@ func throttledGets(sim *azuresim.Sim, name string) int {
 	}
 	return n
 }
+
+// The VM create's result is a GET of the VM once its operation succeeded; ARM
+// may refuse it like a poll, and the VM is made all the same, so the GET is
+// tried again rather than the launch failed and the VM deleted.
+func TestCreateRetriesAThrottledResultGET(t *testing.T) {
+	const refusals = 12
+	f := newFixture(t, azuresim.Options{OperationTime: map[azuresim.Op]time.Duration{azuresim.OpVMPut: time.Minute}})
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.launcher.Create(context.Background(), request("fetched-1", candidate("Standard_D2s_v5", 2, zonal(0.1)...)))
+		done <- err
+	}()
+	require.Eventually(t, func() bool { return len(f.sim.VMNames()) == 1 }, 10*time.Second, time.Millisecond)
+	f.sim.Inject(azuresim.Fault{Kind: azuresim.FaultThrottle, Op: azuresim.OpVMGet, RetryAfter: time.Millisecond, Count: refusals})
+	f.clock.Advance(time.Minute)
+
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the create did not end")
+	}
+	assert.Equal(t, []string{"aks-fetched-1"}, f.sim.VMNames())
+	assert.Empty(t, f.sim.RequestsFor(azuresim.OpVMDelete, "aks-fetched-1"), "no cleanup of a VM that was made")
+	gets := f.sim.RequestsFor(azuresim.OpVMGet, "aks-fetched-1")
+	require.NotEmpty(t, gets)
+	assert.Equal(t, http.StatusOK, gets[len(gets)-1].Status)
+}
