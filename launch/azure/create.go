@@ -152,7 +152,9 @@ func (l *Launcher) cleanup(ctx context.Context, name string, vmMayExist bool) er
 // so the launch starts afresh; one being deleted is an error to retry later.
 func (l *Launcher) reuse(ctx context.Context, nodeClaimName string) (*launch.Instance, error) {
 	name := ResourceName(nodeClaimName)
-	resp, err := l.vms.Get(ctx, l.opts.ResourceGroup, name, nil)
+	resp, err := untilAnswered(ctx, l.opts.PollFrequency, func() (armcompute.VirtualMachinesClientGetResponse, error) {
+		return l.vms.Get(ctx, l.opts.ResourceGroup, name, nil)
+	})
 	if isNotFound(err) {
 		return nil, nil
 	}

@@ -26,7 +26,7 @@ func (l *Launcher) createMachine(ctx context.Context, req *launch.Request) (*lau
 // one is deleted so the launch starts afresh; one being deleted is an error
 // to retry later.
 func (l *Launcher) reuseMachine(ctx context.Context, nodeClaimName, name string) (*launch.Instance, error) {
-	m, err := l.getMachine(ctx, name)
+	m, err := untilAnswered(ctx, l.opts.PollFrequency, func() (*machineResource, error) { return l.getMachine(ctx, name) })
 	if isNotFound(err) {
 		return nil, nil
 	}

@@ -74,6 +74,23 @@ func pollOnce[T any](ctx context.Context, p *runtime.Poller[T], pace pacer) (tim
 	return 0, err
 }
 
+// untilAnswered calls read until ARM answers it other than 429, waiting
+// each refusal's Retry-After: a read a launch waits on (is there a VM of this
+// name already?) is not answered while refused, and failing the launch on it
+// would only make the claim launch again, with the same read.
+func untilAnswered[T any](ctx context.Context, freq time.Duration, read func() (T, error)) (T, error) {
+	for {
+		v, err := read()
+		wait, throttled := throttledWait(err, freq)
+		if !throttled || ctx.Err() != nil {
+			return v, err
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return v, err
+		}
+	}
+}
+
 // throttledWait reports whether err is ARM's 429 and how long it asks to wait.
 func throttledWait(err error, fallback time.Duration) (time.Duration, bool) {
 	re, ok := errors.AsType[*azcore.ResponseError](err)

@@ -101,3 +101,18 @@ func TestCreateRetriesAThrottledResultGET(t *testing.T) {
 	require.NotEmpty(t, gets)
 	assert.Equal(t, http.StatusOK, gets[len(gets)-1].Status)
 }
+
+// The existing-VM check before a create is a read the launch waits on: a
+// refusal is waited out, not turned into a failed launch (which would only
+// bring the same check again with the claim's next launch).
+func TestCreateWaitsOutAThrottledExistingVMCheck(t *testing.T) {
+	const refusals = 12
+	f := newFixture(t, azuresim.Options{})
+	f.sim.Inject(azuresim.Fault{Kind: azuresim.FaultThrottle, Op: azuresim.OpVMGet, RetryAfter: time.Millisecond, Count: refusals})
+	_, err := f.launcher.Create(context.Background(), request("checked-1", candidate("Standard_D2s_v5", 2, zonal(0.1)...)))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"aks-checked-1"}, f.sim.VMNames())
+	gets := f.sim.RequestsFor(azuresim.OpVMGet, "aks-checked-1")
+	require.Greater(t, len(gets), refusals)
+	assert.Equal(t, http.StatusNotFound, gets[refusals].Status, "the check answered once the refusals ended")
+}
