@@ -83,7 +83,8 @@ func newFixture(t testing.TB, simOpts azuresim.Options, mutate ...func(*azure.Op
 		Credential:     sim.Credential(),
 		ClientOptions:  clientOpts,
 		PollFrequency:  time.Millisecond,
-		PollRate:       math.Inf(1), // tests that count polls set their own
+		PollRate:       math.Inf(1), // tests that count polls or calls set their own
+		RequestRates:   azure.RequestRates{Reads: math.Inf(1), Writes: math.Inf(1), Deletes: math.Inf(1)},
 		Seed:           42,
 		Clock:          clock.Now,
 	}

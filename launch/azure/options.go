@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -21,13 +22,12 @@ const (
 	// when ARM sends no Retry-After.
 	DefaultPollFrequency = 3 * time.Second
 	// DefaultPollRate is how many polls per second a launcher sends across
-	// all its long-running operations: four fifths of the 25 reads a second
-	// ARM refills per subscription and principal (learn.microsoft.com
-	// request-limits-and-throttling), so the launches' other reads (the
-	// existing-VM check, lists) still find tokens. With hundreds of creates in
-	// flight each is polled less often than PollFrequency instead of every
-	// poll being refused 429.
-	DefaultPollRate = 20.0
+	// all its long-running operations: three quarters of its read budget
+	// (DefaultRequestRates), so the launches' other reads (the existing-VM
+	// check, lists) still find tokens. With hundreds of creates in flight
+	// each is polled less often than PollFrequency instead of the polls
+	// taking every read.
+	DefaultPollRate = 15.0
 	// DefaultMaxConcurrency bounds concurrent creates and deletes per launcher.
 	// A create holds its slot while its VM's long-running operation runs (tens
 	// of seconds on Azure), so the bound is a launch rate of slots per create
@@ -108,6 +108,9 @@ type Options struct {
 	ClientOptions *arm.ClientOptions
 	// PollFrequency is the long-running-operation polling interval.
 	PollFrequency time.Duration
+	// RequestRates bound the ARM calls per second, per operation type
+	// (default DefaultRequestRates(), four fifths of ARM's refill).
+	RequestRates RequestRates
 	// PollRate bounds the polls per second across all operations in flight
 	// (default DefaultPollRate; math.Inf(1) for none): an operation is polled
 	// every PollFrequency or when the launcher's share of polls comes round,
@@ -153,6 +156,9 @@ func (o Options) validate() error {
 		if f.value < 0 {
 			errs = append(errs, fmt.Errorf("%s must not be negative, got %d", f.name, f.value))
 		}
+	}
+	if name, v, bad := o.RequestRates.invalid(); bad {
+		errs = append(errs, fmt.Errorf("RequestRates.%s must not be negative, got %v", name, v))
 	}
 	if o.PollRate < 0 || math.IsNaN(o.PollRate) {
 		errs = append(errs, fmt.Errorf("PollRate must not be negative, got %v", o.PollRate))
@@ -205,16 +211,19 @@ func (o Options) withDefaults() Options {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	o.ClientOptions = clientOptions(o.ClientOptions)
+	o.RequestRates = o.RequestRates.withDefaults()
+	o.ClientOptions = clientOptions(o.ClientOptions, newBudget(o.RequestRates))
 	return o
 }
 
-// clientOptions copies opts and gives it a per-try timeout if it has none.
-func clientOptions(opts *arm.ClientOptions) *arm.ClientOptions {
+// clientOptions copies opts, gives it a per-try timeout if it has none, and
+// adds the launcher's request budget, shared by all its clients.
+func clientOptions(opts *arm.ClientOptions, b *budget) *arm.ClientOptions {
 	out := &arm.ClientOptions{}
 	if opts != nil {
 		*out = *opts
 	}
+	out.PerCallPolicies = append(slices.Clone(out.PerCallPolicies), b)
 	if out.Retry.TryTimeout == 0 {
 		out.Retry.TryTimeout = DefaultTryTimeout
 	}

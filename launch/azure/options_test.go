@@ -28,8 +28,9 @@ func TestNewLauncherValidatesOptions(t *testing.T) {
 			want: []string{"SubscriptionID is required", "ResourceGroup is required", "Location is required", "ClusterName is required", "Credential is required"}},
 		{name: "negative numbers", mutate: func(o *azure.Options) {
 			o.PollFrequency, o.MaxConcurrency, o.MaxAttempts, o.NetworkLookupTTL, o.PollRate = -1, -1, -1, -1, -1
+			o.RequestRates.Writes = -1
 		}, want: []string{"PollFrequency must not be negative", "MaxConcurrency must not be negative", "MaxAttempts must not be negative",
-			"NetworkLookupTTL must not be negative", "PollRate must not be negative"}},
+			"NetworkLookupTTL must not be negative", "PollRate must not be negative", "RequestRates.Writes must not be negative"}},
 		{name: "unknown mode", mutate: func(o *azure.Options) { o.Mode = "aksvmss" }, want: []string{`Mode: invalid input: mode: must be one of`, `got "aksvmss"`}},
 		{name: "Machine API mode needs the pool", mutate: func(o *azure.Options) { o.Mode = imagefamily.ModeMachineAPIHeaderBatch },
 			want: []string{"ClusterResourceGroup is required in mode aksmachineapiheaderbatch", "MachinesPool is required"}},

@@ -27,8 +27,8 @@ type AzureOptions struct {
 	// started by that operation.
 	VMCreateTime time.Duration
 	// RateLimits, if set, throttle the simulated Azure's calls as ARM's buckets do
-	// (azuresim.ARMSubscriptionLimits), and the launcher then polls at its own defaults
-	// (PollFrequency, PollRate), as it would poll Azure, so the reads it spends are a real launcher's.
+	// (azuresim.ARMSubscriptionLimits), and the launcher then keeps its own defaults
+	// (PollFrequency, PollRate, RequestRates), as on Azure, so the calls it spends are a real launcher's.
 	RateLimits *azuresim.RateLimits
 	// Offerings is the unavailable-offerings cache the launcher marks (share it with the controller).
 	Offerings *launch.UnavailableOfferings
@@ -65,16 +65,17 @@ func NewObserver(sim *azuresim.Sim, opts AzureOptions) (*azure.Launcher, error) 
 
 // newLauncher is the real Azure launcher pointed at sim through client.
 func newLauncher(sim *azuresim.Sim, opts AzureOptions, client *arm.ClientOptions) (*azure.Launcher, error) {
-	// Unthrottled, the launcher polls as fast as the simulation needs; under ARM's buckets it polls
-	// at its defaults, frequency and rate, as it would poll Azure.
-	poll, pollRate := pollFrequency(opts.VMCreateTime), math.Inf(1)
+	// Unthrottled, the launcher calls and polls as fast as the simulation needs; under ARM's
+	// buckets it keeps its defaults (poll frequency, poll rate, request rates), as on Azure.
+	inf := math.Inf(1)
+	poll, pollRate, rates := pollFrequency(opts.VMCreateTime), inf, azure.RequestRates{Reads: inf, Writes: inf, Deletes: inf}
 	if opts.RateLimits != nil {
-		poll, pollRate = 0, 0
+		poll, pollRate, rates = 0, 0, azure.RequestRates{}
 	}
 	l, err := azure.NewLauncher(azure.Options{
 		SubscriptionID: sim.SubscriptionID(), ResourceGroup: opts.ResourceGroup, Location: sim.Location(),
 		ClusterName: opts.ClusterName, Credential: sim.Credential(), ClientOptions: client,
-		PollFrequency: poll, PollRate: pollRate, Seed: opts.Seed, Clock: opts.Clock, Cache: opts.Offerings, Logger: opts.Logger,
+		PollFrequency: poll, PollRate: pollRate, RequestRates: rates, Seed: opts.Seed, Clock: opts.Clock, Cache: opts.Offerings, Logger: opts.Logger,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("launcher on the simulated Azure: %w", err)

@@ -1,0 +1,58 @@
+package azure_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/launch/azure"
+	"github.com/napkit/napkit/launch/azuresim"
+)
+
+// TestRequestRatesKeepUnderARMBuckets: 12 launches at once against a
+// simulated Azure whose buckets refill 25 reads and 10 writes a second (the
+// ratio of ARM's; the buckets hold one second's worth so the test is short).
+// Spending the launcher's budget below that, no call is refused; with no
+// budget the same launches are refused some (so the buckets do bite).
+func TestRequestRatesKeepUnderARMBuckets(t *testing.T) {
+	limits := azuresim.RateLimits{
+		Reads:  azuresim.RateLimit{Bucket: 25, RefillPerSecond: 25},
+		Writes: azuresim.RateLimit{Bucket: 10, RefillPerSecond: 10},
+	}
+	unlimited := azure.RequestRates{Reads: math.Inf(1), Writes: math.Inf(1), Deletes: math.Inf(1)}
+	for _, tc := range []struct {
+		name          string
+		rates         azure.RequestRates
+		pollRate      float64
+		wantThrottled bool
+	}{
+		{name: "budget below the buckets", rates: azure.RequestRates{Reads: 20, Writes: 8, Deletes: math.Inf(1)}, pollRate: 15},
+		{name: "no budget", rates: unlimited, pollRate: math.Inf(1), wantThrottled: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, azuresim.Options{RateLimits: &limits, OperationPolls: 3, Clock: time.Now},
+				func(o *azure.Options) { o.RequestRates, o.PollRate = tc.rates, tc.pollRate })
+			reqs := make([]*launch.Request, 12)
+			for i := range reqs {
+				reqs[i] = request(fmt.Sprintf("budget-%02d", i), candidate("Standard_D2s_v5", 2, zonal(0.1)[0]))
+			}
+			results := launch.LaunchAll(context.Background(), f.launcher, reqs, len(reqs))
+			got := f.sim.RateLimited()
+			if tc.wantThrottled {
+				assert.Positive(t, got.Reads.Throttled+got.Writes.Throttled, "%+v", got)
+				return
+			}
+			for _, r := range results {
+				assert.NoError(t, r.Err, r.Request.NodeClaimName)
+			}
+			assert.Zero(t, got.Reads.Throttled, "%+v", got)
+			assert.Zero(t, got.Writes.Throttled, "%+v", got)
+			assert.Positive(t, got.Writes.Served)
+		})
+	}
+}
