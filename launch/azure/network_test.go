@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v7"
@@ -171,4 +172,20 @@ func TestNetworkSecurityGroupLookup(t *testing.T) {
 			assert.Equal(t, want, got)
 		})
 	}
+}
+
+// A NIC PUT refused with 429 says nothing about the pools: they are not
+// looked up again (a throttled burst re-listing load balancers on every
+// refused NIC spends the reads ARM is already refusing).
+func TestThrottledNICPutKeepsLookedUpPools(t *testing.T) {
+	f := newFixture(t, azuresim.Options{})
+	f.sim.AddLoadBalancer(testRG, lb("kubernetes", "kubernetes"))
+	_, err := f.launcher.Create(context.Background(), request("pools-1", candidate("Standard_D2s_v5", 2, zonal(0.1)...)))
+	require.NoError(t, err)
+	require.Equal(t, 1, lbListCalls(f.sim))
+
+	f.sim.Inject(azuresim.Fault{Kind: azuresim.FaultThrottle, Op: azuresim.OpNICPut, RetryAfter: time.Millisecond})
+	_, err = f.launcher.Create(context.Background(), request("pools-2", candidate("Standard_D2s_v5", 2, zonal(0.1)...)))
+	require.ErrorIs(t, err, launch.ErrThrottled)
+	assert.Equal(t, 1, lbListCalls(f.sim), "no second look-up")
 }

@@ -57,10 +57,11 @@ func (l *Launcher) nicBody(req *launch.Request, c launch.Choice, net nicNetwork,
 // a retry after a crash rewrites the same NIC. When ARM refuses a NIC whose
 // pools were looked up, the pools may have changed since (a load balancer
 // rebuilt): they are looked up again and, if they differ, the PUT is retried
-// once, as the reference does.
+// once, as the reference does. A 429 says nothing about the pools, and a
+// look-up then would only spend more of the reads ARM is refusing.
 func (l *Launcher) putNIC(ctx context.Context, req *launch.Request, c launch.Choice, net nicNetwork, tags map[string]string) (string, error) {
 	err := l.putNICOnce(ctx, req, c, net, tags)
-	if err != nil && net.lookedUp && armRejected(err) {
+	if _, throttled := throttledWait(err, 0); err != nil && net.lookedUp && armRejected(err) && !throttled {
 		l.pools.invalidate()
 		fresh, _, lookupErr := l.poolsFor(ctx, req)
 		if lookupErr == nil && !slices.Equal(fresh, net.pools) {
