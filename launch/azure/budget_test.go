@@ -15,27 +15,29 @@ import (
 )
 
 // TestRequestRatesKeepUnderARMBuckets: 12 launches at once against a
-// simulated Azure whose buckets refill 25 reads and 10 writes a second (the
-// ratio of ARM's; the buckets hold one second's worth so the test is short).
-// Spending the launcher's budget below that, no call is refused; with no
-// budget the same launches are refused some (so the buckets do bite).
+// simulated Azure with ARM's read bucket (250, refilled at 25 a second) and
+// a write bucket of ten seconds' worth at 10 a second. Spending the
+// launcher's default budget, no call is refused; with no budget, the same
+// launches with more polls, each a millisecond apart, are refused
+// some (so the buckets bite).
 func TestRequestRatesKeepUnderARMBuckets(t *testing.T) {
 	limits := azuresim.RateLimits{
-		Reads:  azuresim.RateLimit{Bucket: 25, RefillPerSecond: 25},
-		Writes: azuresim.RateLimit{Bucket: 10, RefillPerSecond: 10},
+		Reads:  azuresim.RateLimit{Bucket: 250, RefillPerSecond: 25},
+		Writes: azuresim.RateLimit{Bucket: 100, RefillPerSecond: 10},
 	}
 	unlimited := azure.RequestRates{Reads: math.Inf(1), Writes: math.Inf(1), Deletes: math.Inf(1)}
 	for _, tc := range []struct {
 		name          string
 		rates         azure.RequestRates
 		pollRate      float64
+		polls         int // InProgress answers per operation
 		wantThrottled bool
 	}{
-		{name: "budget below the buckets", rates: azure.RequestRates{Reads: 20, Writes: 8, Deletes: math.Inf(1)}, pollRate: 15},
-		{name: "no budget", rates: unlimited, pollRate: math.Inf(1), wantThrottled: true},
+		{name: "default budget", rates: azure.RequestRates{}, polls: 3},
+		{name: "no budget", rates: unlimited, pollRate: math.Inf(1), polls: 10, wantThrottled: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, azuresim.Options{RateLimits: &limits, OperationPolls: 3, Clock: time.Now},
+			f := newFixture(t, azuresim.Options{RateLimits: &limits, OperationPolls: tc.polls, Clock: time.Now},
 				func(o *azure.Options) { o.RequestRates, o.PollRate = tc.rates, tc.pollRate })
 			reqs := make([]*launch.Request, 12)
 			for i := range reqs {
