@@ -3,6 +3,7 @@ package azure_test
 import (
 	"encoding/json"
 	"math"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -165,4 +166,24 @@ func lastPut(t testing.TB, sim *azuresim.Sim, op azuresim.Op, name string) map[s
 	recs := sim.RequestsFor(op, name)
 	require.NotEmpty(t, recs, "no %s request for %s", op, name)
 	return jsonBody(t, recs[len(recs)-1])
+}
+
+// countRequests counts the requests the simulator received that match.
+func countRequests(sim *azuresim.Sim, match func(azuresim.Record) bool) int {
+	n := 0
+	for _, r := range sim.Requests() {
+		if match(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// ofOp matches the requests of op, and throttledOf those refused with 429.
+func ofOp(op azuresim.Op) func(azuresim.Record) bool {
+	return func(r azuresim.Record) bool { return r.Op == op }
+}
+
+func throttledOf(op azuresim.Op) func(azuresim.Record) bool {
+	return func(r azuresim.Record) bool { return r.Op == op && r.Status == http.StatusTooManyRequests }
 }

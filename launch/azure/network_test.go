@@ -36,15 +36,7 @@ func nicPools(t *testing.T, sim *azuresim.Sim, name string) []string {
 	return ids
 }
 
-func lbListCalls(sim *azuresim.Sim) int {
-	n := 0
-	for _, r := range sim.Requests() {
-		if r.Op == azuresim.OpLBList {
-			n++
-		}
-	}
-	return n
-}
+func lbListCalls(sim *azuresim.Sim) int { return countRequests(sim, ofOp(azuresim.OpLBList)) }
 
 // Reference 7.2: the NIC joins the IPv4, NIC-based pools of the kubernetes
 // and kubernetes-internal load balancers, looked up once for many launches.

@@ -35,9 +35,9 @@ func TestPollRateSpacesPollsAcrossLaunches(t *testing.T) {
 	go func() { done <- launch.LaunchAll(context.Background(), f.launcher, reqs, inFlight) }()
 	require.Eventually(t, func() bool { return len(f.sim.VMNames()) == inFlight }, 20*time.Second, time.Millisecond)
 
-	before := operationPolls(f.sim)
+	before := countRequests(f.sim, ofOp(azuresim.OpOperation))
 	time.Sleep(window)
-	polls := operationPolls(f.sim) - before
+	polls := countRequests(f.sim, ofOp(azuresim.OpOperation)) - before
 	assert.LessOrEqual(t, polls, pollRate*2, "at most a second's rate and a second's burst")
 	assert.Greater(t, polls, pollRate/2, "the operations are still polled")
 
@@ -45,14 +45,4 @@ func TestPollRateSpacesPollsAcrossLaunches(t *testing.T) {
 	for _, r := range <-done {
 		assert.NoError(t, r.Err, r.Request.NodeClaimName)
 	}
-}
-
-func operationPolls(sim *azuresim.Sim) int {
-	n := 0
-	for _, r := range sim.Requests() {
-		if r.Op == azuresim.OpOperation {
-			n++
-		}
-	}
-	return n
 }

@@ -29,13 +29,7 @@ func TestCreateKeepsPollingThrottledOperations(t *testing.T) {
 	require.NotNil(t, inst)
 	assert.Equal(t, []string{"aks-polled-1"}, f.sim.VMNames())
 	assert.Empty(t, f.sim.RequestsFor(azuresim.OpVMDelete, "aks-polled-1"), "no cleanup of a VM that was being made")
-	throttled := 0
-	for _, r := range f.sim.Requests() {
-		if r.Op == azuresim.OpOperation && r.Status == http.StatusTooManyRequests {
-			throttled++
-		}
-	}
-	assert.Equal(t, refusals, throttled)
+	assert.Equal(t, refusals, countRequests(f.sim, throttledOf(azuresim.OpOperation)))
 }
 
 // The header-batch mode waits on each machine with GETs; a refused GET is no
@@ -52,7 +46,7 @@ func TestHeaderBatchKeepsPollingThrottledMachines(t *testing.T) {
 	}()
 	require.Eventually(t, func() bool { return len(batchPuts(f.sim)) == 1 }, 10*time.Second, time.Millisecond)
 	f.sim.Inject(azuresim.Fault{Kind: azuresim.FaultThrottle, Op: azuresim.OpMachineGet, RetryAfter: time.Millisecond, Count: refusals})
-	require.Eventually(t, func() bool { return throttledGets(f.sim, "watched") == refusals }, 10*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return countRequests(f.sim, throttledOf(azuresim.OpMachineGet)) == refusals }, 10*time.Second, time.Millisecond)
 	f.clock.Advance(time.Minute)
 
 	select {
@@ -62,16 +56,6 @@ func TestHeaderBatchKeepsPollingThrottledMachines(t *testing.T) {
 		t.Fatal("the create did not end once its machine succeeded")
 	}
 	assert.Equal(t, []string{"watched"}, f.sim.MachineNames())
-}
-
-func throttledGets(sim *azuresim.Sim, name string) int {
-	n := 0
-	for _, r := range sim.RequestsFor(azuresim.OpMachineGet, name) {
-		if r.Status == http.StatusTooManyRequests {
-			n++
-		}
-	}
-	return n
 }
 
 // The VM create's result is a GET of the VM once its operation succeeded; ARM
