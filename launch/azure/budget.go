@@ -29,6 +29,13 @@ func DefaultRequestRates() RequestRates {
 	return RequestRates{Reads: 20, Writes: 8, Deletes: 8}
 }
 
+// UnlimitedRequestRates limit nothing: for a simulated Azure that has no
+// buckets and should answer as fast as a test needs.
+func UnlimitedRequestRates() RequestRates {
+	inf := math.Inf(1)
+	return RequestRates{Reads: inf, Writes: inf, Deletes: inf}
+}
+
 // withDefaults fills zero fields.
 func (r RequestRates) withDefaults() RequestRates {
 	d := DefaultRequestRates()

@@ -25,14 +25,13 @@ func TestRequestRatesKeepUnderARMBuckets(t *testing.T) {
 		Reads:  azuresim.RateLimit{Bucket: 250, RefillPerSecond: 25},
 		Writes: azuresim.RateLimit{Bucket: 100, RefillPerSecond: 10},
 	}
-	unlimited := azure.RequestRates{Reads: math.Inf(1), Writes: math.Inf(1), Deletes: math.Inf(1)}
 	for _, tc := range []struct {
 		name          string
 		rates         azure.RequestRates
 		wantThrottled bool
 	}{
 		{name: "default budget", rates: azure.RequestRates{}},
-		{name: "no budget", rates: unlimited, wantThrottled: true},
+		{name: "no budget", rates: azure.UnlimitedRequestRates(), wantThrottled: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, azuresim.Options{RateLimits: &limits, OperationPolls: 10, Clock: time.Now},

@@ -85,7 +85,7 @@ func newFixture(t testing.TB, simOpts azuresim.Options, mutate ...func(*azure.Op
 		ClientOptions:  clientOpts,
 		PollFrequency:  time.Millisecond,
 		PollRate:       math.Inf(1), // tests that count polls or calls set their own
-		RequestRates:   azure.RequestRates{Reads: math.Inf(1), Writes: math.Inf(1), Deletes: math.Inf(1)},
+		RequestRates:   azure.UnlimitedRequestRates(),
 		Seed:           42,
 		Clock:          clock.Now,
 	}

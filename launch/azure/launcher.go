@@ -106,7 +106,7 @@ func armRejected(err error) bool {
 // callers test for.
 func cloudError(op, name string, err error) error {
 	sentinel := launch.ErrCloud
-	if re, ok := errors.AsType[*azcore.ResponseError](err); ok && re.StatusCode == http.StatusTooManyRequests {
+	if isThrottled(err) {
 		sentinel = launch.ErrThrottled
 	}
 	return fmt.Errorf("%s %s: %w: %w", op, name, sentinel, err)

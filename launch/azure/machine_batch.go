@@ -506,14 +506,8 @@ func (l *Launcher) waitMachine(ctx context.Context, name string) (*machineResour
 		if err := l.pace.turn(ctx); err != nil {
 			return nil, err
 		}
-		m, err := l.getMachine(ctx, name)
-		if wait, throttled := throttledWait(err, l.opts.PollFrequency); throttled && ctx.Err() == nil {
-			// A refused GET is no news of the machine (see pollOnce).
-			if err := sleep(ctx, wait); err != nil {
-				return nil, err
-			}
-			continue
-		}
+		// A refused GET is no news of the machine (see pollOnce).
+		m, err := untilAnswered(ctx, l.opts.PollFrequency, func() (*machineResource, error) { return l.getMachine(ctx, name) })
 		if err != nil {
 			return nil, err
 		}

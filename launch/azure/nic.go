@@ -61,7 +61,7 @@ func (l *Launcher) nicBody(req *launch.Request, c launch.Choice, net nicNetwork,
 // look-up then would only spend more of the reads ARM is refusing.
 func (l *Launcher) putNIC(ctx context.Context, req *launch.Request, c launch.Choice, net nicNetwork, tags map[string]string) (string, error) {
 	err := l.putNICOnce(ctx, req, c, net, tags)
-	if _, throttled := throttledWait(err, 0); err != nil && net.lookedUp && armRejected(err) && !throttled {
+	if err != nil && net.lookedUp && armRejected(err) && !isThrottled(err) {
 		l.pools.invalidate()
 		fresh, _, lookupErr := l.poolsFor(ctx, req)
 		if lookupErr == nil && !slices.Equal(fresh, net.pools) {

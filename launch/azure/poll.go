@@ -36,42 +36,26 @@ func pollUntilDone[T any](ctx context.Context, p *runtime.Poller[T], pace pacer)
 
 // result fetches a finished operation's result. For a PUT that is a GET of
 // the resource, which ARM may refuse with 429 like a poll: the resource was
-// made all the same, so the GET is tried again after its Retry-After, in
-// turn with the polls (azcore's Poller caches no such non-terminal failure).
+// made all the same, so the GET is tried again (azcore's Poller caches no
+// such non-terminal failure).
 func result[T any](ctx context.Context, p *runtime.Poller[T], pace pacer) (T, error) {
-	for {
-		res, err := p.Result(ctx)
-		wait, throttled := throttledWait(err, pace.freq)
-		if !throttled || ctx.Err() != nil {
-			return res, err
-		}
-		if err := sleep(ctx, wait); err != nil {
-			return res, err
-		}
-		if err := pace.turn(ctx); err != nil {
-			return res, err
-		}
-	}
+	return untilAnswered(ctx, pace.freq, func() (T, error) { return p.Result(ctx) })
 }
 
-// pollOnce polls p and returns how long to wait before the next poll. A
-// poll ARM refused with 429 (after azcore's own retries) is no answer about
-// the operation, which runs on whether or not anyone watches it, so it is not
-// an error: the next poll comes after its Retry-After. Failing there would
-// fail the launch and delete a VM that is being made, and a burst of creates
-// in flight, each polled every few seconds, outruns ARM's read refill.
+// pollOnce polls p, in its turn among the launcher's polls, and returns how
+// long to wait before the next poll. A poll ARM refused with 429 (after
+// azcore's own retries) is no answer about the operation, which runs on
+// whether or not anyone watches it, so it is polled again: failing there
+// would fail the launch and delete a VM that is being made.
 func pollOnce[T any](ctx context.Context, p *runtime.Poller[T], pace pacer) (time.Duration, error) {
 	if err := pace.turn(ctx); err != nil {
 		return 0, err
 	}
-	resp, err := p.Poll(ctx)
-	if err == nil {
-		return retryAfter(resp, pace.freq), nil
+	resp, err := untilAnswered(ctx, pace.freq, func() (*http.Response, error) { return p.Poll(ctx) })
+	if err != nil {
+		return 0, err
 	}
-	if wait, ok := throttledWait(err, pace.freq); ok && ctx.Err() == nil {
-		return wait, nil
-	}
-	return 0, err
+	return retryAfter(resp, pace.freq), nil
 }
 
 // untilAnswered calls read until ARM answers it other than 429, waiting
@@ -89,6 +73,12 @@ func untilAnswered[T any](ctx context.Context, freq time.Duration, read func() (
 			return v, err
 		}
 	}
+}
+
+// isThrottled reports whether err is ARM's 429.
+func isThrottled(err error) bool {
+	_, ok := throttledWait(err, 0)
+	return ok
 }
 
 // throttledWait reports whether err is ARM's 429 and how long it asks to wait.

@@ -67,8 +67,7 @@ func NewObserver(sim *azuresim.Sim, opts AzureOptions) (*azure.Launcher, error) 
 func newLauncher(sim *azuresim.Sim, opts AzureOptions, client *arm.ClientOptions) (*azure.Launcher, error) {
 	// Unthrottled, the launcher calls and polls as fast as the simulation needs; under ARM's
 	// buckets it keeps its defaults (poll frequency, poll rate, request rates), as on Azure.
-	inf := math.Inf(1)
-	poll, pollRate, rates := pollFrequency(opts.VMCreateTime), inf, azure.RequestRates{Reads: inf, Writes: inf, Deletes: inf}
+	poll, pollRate, rates := pollFrequency(opts.VMCreateTime), math.Inf(1), azure.UnlimitedRequestRates()
 	if opts.RateLimits != nil {
 		poll, pollRate, rates = 0, 0, azure.RequestRates{}
 	}

@@ -50,7 +50,7 @@ func NewRemoteAzure(o RemoteOptions) (*azure.Launcher, controller.Upkeep, error)
 		SubscriptionID: azuresim.DefaultSubscriptionID, ResourceGroup: o.ResourceGroup, Location: o.Location,
 		ClusterName: o.ClusterName, Credential: azuresim.Credential{}, ClientOptions: client,
 		PollFrequency: 10 * time.Millisecond, PollRate: math.Inf(1),
-		RequestRates: azure.RequestRates{Reads: math.Inf(1), Writes: math.Inf(1), Deletes: math.Inf(1)}, Cache: o.Offerings, Logger: o.Logger,
+		RequestRates: azure.UnlimitedRequestRates(), Cache: o.Offerings, Logger: o.Logger,
 	})
 	if err != nil {
 		return nil, controller.Upkeep{}, fmt.Errorf("launcher on the simulated Azure at %s: %w", o.Endpoint, err)
