@@ -25,6 +25,14 @@ type Launcher interface {
 	List(ctx context.Context) ([]*Instance, error)
 }
 
+// NodeClaimFinder is implemented by launchers that find a NodeClaim's instance without listing
+// every instance: their instance names derive from the NodeClaim's name. A caller that must
+// remove the instance of a NodeClaim whose launch never reported a provider ID uses it when the
+// launcher has it, and List otherwise. The error wraps ErrNotFound when there is no instance.
+type NodeClaimFinder interface {
+	FindByNodeClaim(ctx context.Context, nodeClaimName string) (*Instance, error)
+}
+
 // GCResult lists what one garbage-collection pass deleted, by resource name.
 type GCResult struct {
 	DeletedVMs      []string

@@ -32,7 +32,10 @@ type Launcher struct {
 	batcher *machineBatcher
 }
 
-var _ launch.Launcher = (*Launcher)(nil)
+var (
+	_ launch.Launcher        = (*Launcher)(nil)
+	_ launch.NodeClaimFinder = (*Launcher)(nil)
+)
 
 // NewLauncher validates opts, fills defaults and builds the ARM clients.
 func NewLauncher(opts Options) (*Launcher, error) {

@@ -124,18 +124,14 @@ func (c *Controller) instanceGone(ctx context.Context, providerID string) (bool,
 }
 
 // deleteInstance deletes the VM by provider ID or, for a claim whose launch never reported one,
-// by the claim name the launcher tags it with.
+// by the claim name the launcher names or tags it with.
 func (c *Controller) deleteInstance(ctx context.Context, providerID, claimName string) error {
 	if providerID == "" && claimName != "" {
-		insts, err := c.cfg.Launcher.List(ctx)
+		found, err := c.instanceOfClaim(ctx, claimName)
 		if err != nil {
-			return fmt.Errorf("list VMs: %w", err)
+			return err
 		}
-		for _, inst := range insts {
-			if inst.NodeClaimName == claimName {
-				providerID = inst.ProviderID
-			}
-		}
+		providerID = found
 	}
 	if providerID == "" {
 		return nil
@@ -144,4 +140,30 @@ func (c *Controller) deleteInstance(ctx context.Context, providerID, claimName s
 		return fmt.Errorf("delete VM %s: %w", providerID, err)
 	}
 	return nil
+}
+
+// instanceOfClaim is the provider ID of the claim's instance, "" when it has none. A launcher
+// that finds it by name (launch.NodeClaimFinder, as the Azure one does) spends one or two reads;
+// any other is listed in full, which at a thousand VMs is tens of pages per claim.
+func (c *Controller) instanceOfClaim(ctx context.Context, claimName string) (string, error) {
+	if finder, ok := c.cfg.Launcher.(launch.NodeClaimFinder); ok {
+		inst, err := finder.FindByNodeClaim(ctx, claimName)
+		switch {
+		case errors.Is(err, launch.ErrNotFound):
+			return "", nil
+		case err != nil:
+			return "", fmt.Errorf("find the VM of NodeClaim %s: %w", claimName, err)
+		}
+		return inst.ProviderID, nil
+	}
+	insts, err := c.cfg.Launcher.List(ctx)
+	if err != nil {
+		return "", fmt.Errorf("list VMs: %w", err)
+	}
+	for _, inst := range insts {
+		if inst.NodeClaimName == claimName {
+			return inst.ProviderID, nil
+		}
+	}
+	return "", nil
 }
