@@ -131,6 +131,10 @@ func TestRenderAllOptions(t *testing.T) {
 	assert.Equal(t, "64", args["--max-concurrent-launches"])
 	assert.Equal(t, "-1", args["--disruption-chain-steps"])
 	assert.Equal(t, "true", args["--mark-unneeded-nodes"])
+	assert.Equal(t, "aksmachineapiheaderbatch", args["--provision-mode"])
+	assert.Equal(t, "napkit", args["--aks-machines-pool-name"])
+	assert.Equal(t, "rg", args["--cluster-resource-group"])
+	assert.Equal(t, "00000000-0000-0000-0000-000000000005", args["--sig-subscription-id"])
 	checkNoPlainSecrets(t, objs)
 
 	// Every controller flag gets its value from the chart (the simulation's from simulate.yaml).

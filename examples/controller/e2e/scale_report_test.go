@@ -30,8 +30,10 @@ type scaleReport struct {
 	// ARMLimits is NAPKIT_SCALE_ARM_LIMITS: the simulated Azure throttled calls with ARM's
 	// subscription buckets. ARM counts, per operation type, the calls it served and refused (429)
 	// by the end of the scale-up (zero without the limits).
-	ARMLimits                                bool
-	ARM                                      azuresim.RateCounts
+	ARMLimits bool
+	ARM       azuresim.RateCounts
+	// ProvisionMode is NAPKIT_SCALE_PROVISION_MODE ("": aksscriptless).
+	ProvisionMode                            string
 	PodsCreatedSeconds, ClaimsSeconds        float64
 	FirstClaimSeconds, LastClaimSeconds      float64
 	ClaimsAfterLastPodSeconds                float64

@@ -54,10 +54,11 @@ func TestScale(t *testing.T) {
 			}
 			cfg.MarkUnneeded = p.markUnneeded
 		},
-		kubelet:      func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
-		process:      p.process,
-		vmCreateTime: p.vmCreate,
-		armLimits:    p.armLimits,
+		kubelet:       func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
+		process:       p.process,
+		vmCreateTime:  p.vmCreate,
+		armLimits:     p.armLimits,
+		provisionMode: p.provisionMode,
 	})
 	keepControllerLog(t, s, p.controllerLog)
 	ctx := t.Context()
@@ -65,7 +66,7 @@ func TestScale(t *testing.T) {
 	ns := s.c.newNamespace(t, "scale")
 	w := startWatcher(t, s.c)
 	r := &scaleReport{Pods: p.pods, Deployments: deploymentsPerRun, BootDelaySeconds: p.bootDelay.Seconds(),
-		VMCreateSeconds: p.vmCreate.Seconds(), ARMLimits: p.armLimits}
+		VMCreateSeconds: p.vmCreate.Seconds(), ARMLimits: p.armLimits, ProvisionMode: string(p.provisionMode)}
 	defer r.log(t) // the figures so far, also when a phase fails
 
 	shapes := scaleShapes()

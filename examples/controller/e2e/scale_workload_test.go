@@ -19,6 +19,7 @@ import (
 
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/examples/controller/internal/controller"
+	"github.com/napkit/napkit/imagefamily"
 )
 
 // scaleParams size one run of the scale suite; scripts/scale.sh sets them from small|full.
@@ -31,10 +32,14 @@ type scaleParams struct {
 	// armLimits is NAPKIT_SCALE_ARM_LIMITS (a bool): the simulated Azure throttles calls with ARM's
 	// subscription buckets (reads 250 at 25/s, writes and deletes 200 at 10/s) and the launcher
 	// polls at its default 3 s.
-	armLimits  bool
-	steady     time.Duration // NAPKIT_SCALE_STEADY: how long the idle steady state is sampled
-	churn      time.Duration // NAPKIT_SCALE_CHURN: how long Deployments are scaled at random
-	reportPath string        // NAPKIT_SCALE_REPORT: a file the figures are appended to as JSON lines
+	armLimits bool
+	// provisionMode is NAPKIT_SCALE_PROVISION_MODE: the launcher's and the controller's mode
+	// (default aksscriptless, a NIC and a VM per node; aksmachineapi and aksmachineapiheaderbatch
+	// PUT AKS Machines, the latter up to 50 in one request).
+	provisionMode imagefamily.Mode
+	steady        time.Duration // NAPKIT_SCALE_STEADY: how long the idle steady state is sampled
+	churn         time.Duration // NAPKIT_SCALE_CHURN: how long Deployments are scaled at random
+	reportPath    string        // NAPKIT_SCALE_REPORT: a file the figures are appended to as JSON lines
 	// controllerLog is NAPKIT_SCALE_CONTROLLER_LOG: a file the controller's log is copied to.
 	controllerLog string
 	// phases is NAPKIT_SCALE_PHASES, a comma-separated subset of steady, down and churn run after
@@ -123,6 +128,13 @@ func readScaleParams(t *testing.T) scaleParams {
 			}
 			*b.to = parsed
 		}
+	}
+	if v := os.Getenv("NAPKIT_SCALE_PROVISION_MODE"); v != "" {
+		mode, err := imagefamily.Mode(v).Resolve()
+		if err != nil || mode == imagefamily.ModeBootstrappingClient {
+			t.Fatalf("NAPKIT_SCALE_PROVISION_MODE=%q: want %s, %s or %s", v, imagefamily.ModeScriptless, imagefamily.ModeMachineAPI, imagefamily.ModeMachineAPIHeaderBatch)
+		}
+		p.provisionMode = mode
 	}
 	switch v := os.Getenv("NAPKIT_SCALE_CONTROLLER"); v {
 	case "", "test":

@@ -39,7 +39,11 @@ const (
 	region        = "eastus"
 	clusterName   = "napkit-e2e"
 	resourceGroup = "MC_napkit_napkit-e2e_eastus"
-	subscription  = azuresim.DefaultSubscriptionID
+	// clusterResourceGroup is the managed cluster's own group and machinesPool its agent pool of
+	// AKS Machines, in the Machine API modes (AKS puts the machines' VMs in resourceGroup).
+	clusterResourceGroup = "napkit"
+	machinesPool         = "napkit"
+	subscription         = azuresim.DefaultSubscriptionID
 )
 
 // stack is everything outside the controller: the control plane, the simulated Azure and the
@@ -71,6 +75,10 @@ type stackOptions struct {
 	vmCreateTime time.Duration
 	// armLimits throttles the simulated Azure as ARM throttles a subscription (token buckets).
 	armLimits bool
+	// provisionMode is the launcher's and the controller's mode ("" is aksscriptless); the Machine
+	// API modes PUT AKS Machines in pool machinesPool of cluster clusterName in group
+	// clusterResourceGroup, whose VMs land in resourceGroup.
+	provisionMode imagefamily.Mode
 	// upkeep turns on the AKSNodeClass status writer (image discovery on the simulated galleries,
 	// which publish upkeepImage), repair and quota, with intervals short enough for a test.
 	upkeep bool
@@ -117,6 +125,10 @@ func startStack(t *testing.T, opts stackOptions) *stack {
 	azureOpts := simnodes.AzureOptions{
 		Catalogue: base, ResourceGroup: rg, ClusterName: name, Logger: logger,
 		Latency: opts.azureLatency, VMCreateTime: opts.vmCreateTime, RateLimits: armLimits(opts.armLimits),
+	}
+	if opts.provisionMode.IsMachineAPI() {
+		require.False(t, opts.process, "the controller binary's --simulate runs the VM mode only")
+		azureOpts.Mode, azureOpts.MachinesPool, azureOpts.ClusterResourceGroup = opts.provisionMode, machinesPool, clusterResourceGroup
 	}
 	s.sim, s.launcher, err = simnodes.NewAzure(azureOpts)
 	require.NoError(t, err)
@@ -276,9 +288,9 @@ func (s *stack) config() (controller.Config, error) {
 				"/providers/Microsoft.Network/virtualNetworks/aks-vnet-00000000/subnets/aks-subnet",
 			Network: api.DefaultClusterNetwork(), KubeletIdentityClientID: kubeletClientID, VNETGUID: vnetGUID,
 		},
-		NodeIdentities: []string{kubeletIdentity},
-		Images:         imagefamily.ImageOptions{Version: "202611.01.0"},
-		Logger:         s.logger(), Seed: 1,
+		NodeIdentities: []string{kubeletIdentity}, ProvisionMode: s.opts.provisionMode,
+		Images: imagefamily.ImageOptions{Version: "202611.01.0", SIGSubscriptionID: subscription},
+		Logger: s.logger(), Seed: 1,
 		BatchIdle: 500 * time.Millisecond, BatchMax: 3 * time.Second,
 		DisruptionInterval: 2 * time.Second, ValidationDelay: 2 * time.Second,
 		GCInterval: 2 * time.Second, GCGracePeriod: 5 * time.Second,

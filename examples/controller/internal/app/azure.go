@@ -18,12 +18,13 @@ import (
 	"github.com/napkit/napkit/examples/controller/internal/controller"
 	"github.com/napkit/napkit/examples/controller/internal/simnodes"
 	"github.com/napkit/napkit/launch/azure"
+	"github.com/napkit/napkit/launch/azuresim"
 	"github.com/napkit/napkit/launch/discovery"
 )
 
 // configureAzure launches on real Azure with azidentity's default credential chain (workload
 // identity in a pod, the Azure CLI on a workstation), once every setting checks out.
-func configureAzure(f *Flags, cfg *controller.Config) error {
+func configureAzure(f *Flags, prov provisioning, cfg *controller.Config) error {
 	cluster, sshKey, err := clusterSettings(f, os.Getenv)
 	if err != nil {
 		return err
@@ -34,7 +35,8 @@ func configureAzure(f *Flags, cfg *controller.Config) error {
 	}
 	launcher, err := azure.NewLauncher(azure.Options{SubscriptionID: f.SubscriptionID,
 		ResourceGroup: f.ResourceGroup, Location: f.Location, ClusterName: f.ClusterName, Credential: cred,
-		Cache: cfg.Offerings, Logger: cfg.Logger, MaxConcurrency: f.MaxConcurrentLaunches})
+		Cache: cfg.Offerings, Logger: cfg.Logger, MaxConcurrency: f.MaxConcurrentLaunches,
+		Mode: prov.mode, MachinesPool: prov.pool, ClusterResourceGroup: prov.clusterResourceGroup})
 	if err != nil {
 		return err
 	}
@@ -68,14 +70,21 @@ const simKubeletQPS = 1000
 // simulated Azure served by another process (--sim-azure-endpoint) must use the same.
 const SimClusterName = "napkit"
 
-// SimResourceGroup is the --simulate node resource group in location.
-func SimResourceGroup(location string) string { return "MC_napkit_napkit_" + location }
+// SimClusterResourceGroup is the --simulate cluster's own resource group, which holds its agent
+// pools of AKS Machines in the Machine API modes.
+const SimClusterResourceGroup = "napkit"
+
+// SimResourceGroup is the --simulate node resource group in location (AKS's default for
+// SimClusterName in SimClusterResourceGroup).
+func SimResourceGroup(location string) string {
+	return "MC_" + SimClusterResourceGroup + "_" + SimClusterName + "_" + location
+}
 
 // configureSimulation launches on the simulated Azure: in this process with its simulated
 // kubelets running in g, or, with --sim-azure-endpoint, on one another process serves (which runs
 // the kubelets). Only --simulate gets here: the nodes it registers in the cluster are fake, and
 // the log says so.
-func configureSimulation(ctx context.Context, f *Flags, simRest *rest.Config, cfg *controller.Config, g *errgroup.Group) error {
+func configureSimulation(ctx context.Context, f *Flags, prov provisioning, simRest *rest.Config, cfg *controller.Config, g *errgroup.Group) error {
 	if set := f.azureFlagsSet(); len(set) > 0 {
 		return &ConfigError{Flag: "--simulate", Reason: "contradicts the real-Azure flags " + strings.Join(set, ", ")}
 	}
@@ -92,13 +101,16 @@ func configureSimulation(ctx context.Context, f *Flags, simRest *rest.Config, cf
 	}
 	var launcher *azure.Launcher
 	var upkeep controller.Upkeep
+	if f.SimAzureEndpoint != "" && prov.mode.IsMachineAPI() {
+		return &ConfigError{Flag: "--sim-azure-endpoint", Value: f.SimAzureEndpoint, Reason: "serves the VM mode only, not --provision-mode=" + string(prov.mode)}
+	}
 	if f.SimAzureEndpoint != "" {
 		launcher, upkeep, err = simnodes.NewRemoteAzure(simnodes.RemoteOptions{Endpoint: f.SimAzureEndpoint, Location: f.Location,
 			ResourceGroup: rg, ClusterName: SimClusterName, Offerings: cfg.Offerings, Logger: cfg.Logger})
 		if err != nil {
 			return &ConfigError{Flag: "--sim-azure-endpoint", Value: f.SimAzureEndpoint, Reason: "is not a simulated Azure's https URL", Err: err}
 		}
-	} else if launcher, upkeep, err = localSimulation(ctx, f, simRest, cfg, cluster.KubernetesVersion, g); err != nil {
+	} else if launcher, upkeep, err = localSimulation(ctx, f, prov, simRest, cfg, cluster.KubernetesVersion, g); err != nil {
 		return err
 	}
 	cfg.Upkeep.ImageVersions, cfg.Upkeep.Usage = upkeep.ImageVersions, upkeep.Usage
@@ -109,7 +121,7 @@ func configureSimulation(ctx context.Context, f *Flags, simRest *rest.Config, cf
 
 // localSimulation runs the simulated Azure in this process and its simulated kubelets in g. The
 // kubelets get a client of their own from simRest: thousands of real kubelets each have one.
-func localSimulation(ctx context.Context, f *Flags, simRest *rest.Config, cfg *controller.Config, version string,
+func localSimulation(ctx context.Context, f *Flags, prov provisioning, simRest *rest.Config, cfg *controller.Config, version string,
 	g *errgroup.Group) (*azure.Launcher, controller.Upkeep, error) {
 	class := &api.AKSNodeClass{}
 	class.Default()
@@ -117,8 +129,15 @@ func localSimulation(ctx context.Context, f *Flags, simRest *rest.Config, cfg *c
 	if err != nil {
 		return nil, controller.Upkeep{}, err
 	}
-	sim, launcher, err := simnodes.NewAzure(simnodes.AzureOptions{Catalogue: base, ResourceGroup: SimResourceGroup(f.Location),
-		ClusterName: SimClusterName, Offerings: cfg.Offerings, Logger: cfg.Logger})
+	azureOpts := simnodes.AzureOptions{Catalogue: base, ResourceGroup: SimResourceGroup(f.Location),
+		ClusterName: SimClusterName, Offerings: cfg.Offerings, Logger: cfg.Logger}
+	if prov.mode.IsMachineAPI() {
+		azureOpts.Mode, azureOpts.MachinesPool, azureOpts.ClusterResourceGroup = prov.mode, prov.pool, SimClusterResourceGroup
+		if cfg.Images.SIGSubscriptionID == "" {
+			cfg.Images.SIGSubscriptionID = azuresim.DefaultSubscriptionID
+		}
+	}
+	sim, launcher, err := simnodes.NewAzure(azureOpts)
 	if err != nil {
 		return nil, controller.Upkeep{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/napkit/napkit/examples/controller/internal/controller"
+	"github.com/napkit/napkit/imagefamily"
 )
 
 // EnvBootstrapToken names the environment variable holding the TLS bootstrap token (the chart sets
@@ -34,6 +35,12 @@ type Flags struct {
 	// Upkeep: AKSNodeClass status, repair and price refresh.
 	StatusInterval, RepairInterval, PriceRefresh time.Duration
 	SystemNamespace, Prices                      string
+	// ProvisionMode is --provision-mode (controller.Config.ProvisionMode); AKSMachinesPool
+	// (--aks-machines-pool-name) and ClusterResourceGroup (--cluster-resource-group) address the
+	// AKS Machines of the Machine API modes.
+	// SIGSubscriptionID (--sig-subscription-id) is the subscription of AKS's shared image gallery,
+	// which names the node images of the Machine API modes.
+	ProvisionMode, AKSMachinesPool, ClusterResourceGroup, SIGSubscriptionID string
 	// NominatePods is --nominate-pods (controller.NominatePolicy).
 	NominatePods string
 	// NominateMaxUnbound is --nominate-max-unbound (controller.Config.NominateMaxUnbound).
@@ -88,6 +95,12 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.ClusterName, "cluster-name", "", "AKS cluster name")
 	fs.StringVar(&f.Location, "location", "eastus", "Azure region of the nodes")
 	fs.StringVar(&f.TenantID, "tenant-id", "", "Azure tenant ID")
+	fs.StringVar(&f.ProvisionMode, "provision-mode", string(imagefamily.ModeScriptless), "how nodes are made, as Azure's provider's --provision-mode: "+
+		"aksscriptless (a NIC and a VM, the bootstrap script as custom data), aksmachineapi (an AKS Machine per node, which AKS builds), "+
+		"aksmachineapiheaderbatch (the same, up to 50 machines per request)")
+	fs.StringVar(&f.AKSMachinesPool, "aks-machines-pool-name", "", "the agent pool AKS Machines go in (required in the Machine API modes; machines outside it are not napkit's)")
+	fs.StringVar(&f.SIGSubscriptionID, "sig-subscription-id", "", "subscription of AKS's shared image gallery, which names the node images of the Machine API modes (required there on real Azure)")
+	fs.StringVar(&f.ClusterResourceGroup, "cluster-resource-group", "", "the AKS cluster's own resource group, which holds its agent pools (required in the Machine API modes on real Azure)")
 	fs.StringVar(&f.APIServer, "api-server", "", "API server host the nodes join, without scheme or port")
 	fs.StringVar(&f.CAFile, "ca-file", "", "cluster CA certificate, PEM")
 	fs.StringVar(&f.BootstrapTokenFile, "bootstrap-token-file", "", "file holding the TLS bootstrap token <id>.<secret> (default: $"+EnvBootstrapToken+")")
@@ -144,6 +157,7 @@ func (f *Flags) azureFlagsSet() []string {
 	for _, v := range []struct{ name, value string }{
 		{"--subscription-id", f.SubscriptionID}, {"--resource-group", f.ResourceGroup}, {"--cluster-name", f.ClusterName},
 		{"--tenant-id", f.TenantID}, {"--api-server", f.APIServer}, {"--subnet-id", f.SubnetID},
+		{"--cluster-resource-group", f.ClusterResourceGroup},
 	} {
 		if v.value != "" {
 			set = append(set, v.name)

@@ -118,15 +118,19 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	if err != nil {
 		return &ConfigError{Flag: "--nominate-pods", Value: f.NominatePods, Reason: "must be off, all or constrained", Err: err}
 	}
+	prov, err := provisionSettings(f)
+	if err != nil {
+		return err
+	}
 	catalogue, err := controller.NewLiveCatalogue(f.Location, api.DefaultClusterNetwork(), offerings, prices)
 	if err != nil {
 		return err
 	}
 	cfg := controller.Config{Kube: kube, Dynamic: dyn, Offerings: offerings, Catalogue: catalogue, Logger: log, Metrics: registry,
-		Images: imagefamily.ImageOptions{Version: f.ImageVersion}, MetricsAddr: f.MetricsAddr, HealthAddr: f.HealthAddr,
+		Images: imagefamily.ImageOptions{Version: f.ImageVersion, SIGSubscriptionID: prov.sigSubscriptionID}, MetricsAddr: f.MetricsAddr, HealthAddr: f.HealthAddr,
 		BatchIdle: f.BatchIdle, BatchMax: f.BatchMax, WaitForScheduler: f.WaitForScheduler, PlanForScheduler: f.PlanForScheduler, NominatePods: nominate, NominateMaxUnbound: f.NominateMaxUnbound, DisruptionInterval: f.DisruptionInterval,
-		MaxConcurrentLaunches: f.MaxConcurrentLaunches,
-		DisruptionChainSteps:  f.DisruptionChainSteps, MarkUnneeded: f.MarkUnneeded,
+		MaxConcurrentLaunches: f.MaxConcurrentLaunches, ProvisionMode: prov.mode,
+		DisruptionChainSteps: f.DisruptionChainSteps, MarkUnneeded: f.MarkUnneeded,
 		ValidationDelay: f.ValidationDelay, GCInterval: f.GCInterval,
 		Consolidation: consolidation.Options{MinReplaceSavings: f.MinReplaceSavings},
 		Upkeep: controller.Upkeep{StatusInterval: f.StatusInterval, SystemNamespace: f.SystemNamespace,
@@ -138,9 +142,9 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	// The group's context ends every part when one fails (the controller, or the simulated kubelet).
 	g, ctx := errgroup.WithContext(ctx)
 	if f.Simulate {
-		err = configureSimulation(ctx, f, simRest, &cfg, g)
+		err = configureSimulation(ctx, f, prov, simRest, &cfg, g)
 	} else {
-		err = configureAzure(f, &cfg)
+		err = configureAzure(f, prov, &cfg)
 	}
 	if err != nil {
 		return err

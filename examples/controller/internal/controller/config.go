@@ -45,11 +45,16 @@ type Config struct {
 	Catalogue CatalogueFunc
 	// ClusterName tags the VMs and names the cluster in bootstrap data.
 	ClusterName string
-	// Cluster and Images are imagefamily.Generate's cluster-wide inputs (nodes boot in its default
-	// mode, aksscriptless); SSHPublicKey is the nodes' admin key (password login is off).
+	// Cluster and Images are imagefamily.Generate's cluster-wide inputs; SSHPublicKey is the
+	// nodes' admin key (password login is off).
 	Cluster      bootstrap.Cluster
 	Images       imagefamily.ImageOptions
 	SSHPublicKey string
+	// ProvisionMode is how nodes are made ("" is aksscriptless: a NIC and a VM with the bootstrap
+	// script as custom data); it must be the Launcher's, since the launch request carries what
+	// the mode needs (an AKS Machine body in the Machine API modes). The controller builds no
+	// node-bootstrapping client, so bootstrappingclient is refused.
+	ProvisionMode imagefamily.Mode
 	// NodeIdentities are the user-assigned managed identity resource IDs every VM gets (the kubelet
 	// identity among them); DiskEncryptionSetID, when set, encrypts the nodes' managed OS disks.
 	NodeIdentities      []string
@@ -214,6 +219,11 @@ func (c Config) validate() error {
 	}
 	if _, err := ParseNominatePolicy(string(c.NominatePods)); err != nil {
 		errs = append(errs, fmt.Errorf("NominatePods: %w", err))
+	}
+	if mode, err := c.ProvisionMode.Resolve(); err != nil {
+		errs = append(errs, fmt.Errorf("ProvisionMode: %w", err))
+	} else if mode == imagefamily.ModeBootstrappingClient {
+		errs = append(errs, fmt.Errorf("ProvisionMode %s: the controller has no node-bootstrapping client; use %s or a Machine API mode", mode, imagefamily.ModeScriptless))
 	}
 	if c.Upkeep.ImageVersions == nil && c.Cluster.KubernetesVersion == "" {
 		errs = append(errs, errors.New("Cluster.KubernetesVersion is required when Upkeep.ImageVersions is nil (no AKSNodeClass status to boot from)"))

@@ -50,7 +50,7 @@ func (c *Controller) launch(ctx context.Context, nc *api.NodeClaim) error {
 		return c.failLaunch(ctx, nc, err)
 	}
 	req, err := launch.RequestFor(ctx, launch.RequestOptions{
-		NodeClaim: nc, NodeClass: class, Catalogue: cat, Images: images,
+		NodeClaim: nc, NodeClass: class, Catalogue: cat, Images: images, Mode: c.cfg.ProvisionMode,
 		Cluster: launch.ClusterSettings{Cluster: cluster, SSHPublicKey: c.cfg.SSHPublicKey,
 			NodeIdentities: c.cfg.NodeIdentities, DiskEncryptionSetID: c.cfg.DiskEncryptionSetID},
 	})

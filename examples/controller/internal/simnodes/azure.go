@@ -8,6 +8,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
 
+	"github.com/napkit/napkit/imagefamily"
 	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/launch"
 	"github.com/napkit/napkit/launch/azure"
@@ -30,6 +31,13 @@ type AzureOptions struct {
 	// (azuresim.ARMSubscriptionLimits), and the launcher then keeps its own defaults
 	// (PollFrequency, PollRate, RequestRates), as on Azure, so the calls it spends are a real launcher's.
 	RateLimits *azuresim.RateLimits
+	// Mode is the launcher's provisioning mode ("" is aksscriptless). In the Machine API modes the
+	// launcher PUTs AKS Machines in MachinesPool of the managed cluster ClusterName in
+	// ClusterResourceGroup, whose VMs the simulated Azure puts in
+	// azuresim.MachineNodeResourceGroup(ClusterResourceGroup, ClusterName, region): that must be
+	// ResourceGroup. VMCreateTime is then the machine create's.
+	Mode                               imagefamily.Mode
+	MachinesPool, ClusterResourceGroup string
 	// Offerings is the unavailable-offerings cache the launcher marks (share it with the controller).
 	Offerings *launch.UnavailableOfferings
 	Seed      uint64
@@ -47,8 +55,12 @@ func NewAzure(opts AzureOptions) (*azuresim.Sim, *azure.Launcher, error) {
 			skus[it.Name] = azuresim.SKU{Family: it.SKU.Family, VCPUs: int(it.SKU.VCPUs)}
 		}
 	}
+	if err := opts.validateMode(opts.Catalogue.Region); err != nil {
+		return nil, nil, err
+	}
+	create := map[azuresim.Op]time.Duration{azuresim.OpVMPut: opts.VMCreateTime, azuresim.OpMachinePut: opts.VMCreateTime}
 	sim := azuresim.New(azuresim.Options{Location: opts.Catalogue.Region, SKUs: skus, Latency: opts.Latency, Clock: opts.Clock,
-		OperationTime: map[azuresim.Op]time.Duration{azuresim.OpVMPut: opts.VMCreateTime}, RateLimits: opts.RateLimits})
+		OperationTime: create, RateLimits: opts.RateLimits})
 	l, err := newLauncher(sim, opts, sim.ClientOptions())
 	if err != nil {
 		return nil, nil, err
@@ -74,6 +86,7 @@ func newLauncher(sim *azuresim.Sim, opts AzureOptions, client *arm.ClientOptions
 	l, err := azure.NewLauncher(azure.Options{
 		SubscriptionID: sim.SubscriptionID(), ResourceGroup: opts.ResourceGroup, Location: sim.Location(),
 		ClusterName: opts.ClusterName, Credential: sim.Credential(), ClientOptions: client,
+		Mode: opts.Mode, MachinesPool: opts.MachinesPool, ClusterResourceGroup: opts.ClusterResourceGroup,
 		PollFrequency: poll, PollRate: pollRate, RequestRates: rates, Seed: opts.Seed, Clock: opts.Clock, Cache: opts.Offerings, Logger: opts.Logger,
 	})
 	if err != nil {
@@ -91,4 +104,18 @@ func pollFrequency(vmCreate time.Duration) time.Duration {
 		return 10 * time.Millisecond
 	}
 	return min(max(vmCreate/30, 10*time.Millisecond), time.Second)
+}
+
+// validateMode checks that a Machine API mode's VMs land in the node resource group the simulated
+// kubelets and the provider IDs use.
+func (o AzureOptions) validateMode(region string) error {
+	mode, err := o.Mode.Resolve()
+	if err != nil || !mode.IsMachineAPI() {
+		return err
+	}
+	if want := azuresim.MachineNodeResourceGroup(o.ClusterResourceGroup, o.ClusterName, region); want != o.ResourceGroup {
+		return fmt.Errorf("simulated Azure in mode %s: ResourceGroup %q must be the machines' node resource group %q (ClusterResourceGroup %q, ClusterName %q)",
+			mode, o.ResourceGroup, want, o.ClusterResourceGroup, o.ClusterName)
+	}
+	return nil
 }
