@@ -133,6 +133,9 @@ func (s *Sim) listMachines(c call) reply {
 	var all []any
 	for _, k := range sortedIn(s.machines, c.rg) {
 		if m := s.machines[k]; strings.EqualFold(m.cluster, c.cluster) && strings.EqualFold(m.pool, c.pool) {
+			if m.op != nil {
+				m.op.advance(s.opts.Clock())
+			}
 			all = append(all, m.model)
 		}
 	}

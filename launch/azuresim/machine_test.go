@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
@@ -140,4 +141,25 @@ func TestMachineRefusals(t *testing.T) {
 			assert.Equal(t, tt.wantCode, perr["details"].([]any)[0].(map[string]any)["code"])
 		})
 	}
+}
+
+// An operation runs whether or not its creator polls it: a list that shows the machine is a look
+// at it too, so a machine whose create time has passed is Succeeded in the next list, unpolled
+// (the simulated kubelets boot what a list shows them; a launcher may follow its creates by list).
+func TestListShowsFinishedMachineUnpolled(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	m := newMachineClient(t, azuresim.Options{Clock: func() time.Time { return now },
+		OperationTime: map[azuresim.Op]time.Duration{azuresim.OpMachinePut: 30 * time.Second}})
+	body := map[string]any{"properties": map[string]any{"hardware": map[string]any{"vmSize": "Standard_D2s_v5"},
+		"kubernetes": map[string]any{"nodeImageVersion": "AKSUbuntu-2204gen2containerd-202501.01.0"}}}
+	require.Equal(t, http.StatusCreated, m.do(t, http.MethodPut, "/machines/m1", body).StatusCode)
+	state := func() any {
+		list := decode(t, m.do(t, http.MethodGet, "/machines", nil))["value"].([]any)
+		require.Len(t, list, 1)
+		return list[0].(map[string]any)["properties"].(map[string]any)["provisioningState"]
+	}
+	now = now.Add(29 * time.Second)
+	assert.Equal(t, "Creating", state())
+	now = now.Add(time.Second)
+	assert.Equal(t, "Succeeded", state())
 }

@@ -63,8 +63,10 @@ func (s *Sim) pollOperation(c call) reply {
 }
 
 // advance moves the operation one poll on at now; ARM progresses an
-// operation whether or not anyone watches, and a poll or resource GET is when
-// the simulator looks.
+// operation whether or not anyone watches, and a poll, a GET of its resource
+// or a list that shows the resource is when the simulator looks. (Lists
+// count too: a VM that AKS or Compute has finished boots whether or not its
+// creator has polled, and a launcher may follow its creates by listing.)
 func (op *operation) advance(now time.Time) {
 	if op.status != statusInProgress {
 		return

@@ -320,3 +320,24 @@ func TestOperationTime(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Succeeded", *resp.Properties.ProvisioningState)
 }
+
+// A VM whose create time has passed is Succeeded in the next list, unpolled: Compute finishes it
+// whether or not its creator looks (the simulated kubelets boot what a list shows them).
+func TestListShowsFinishedVMUnpolled(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	c := newClients(t, azuresim.Options{Clock: func() time.Time { return now },
+		OperationTime: map[azuresim.Op]time.Duration{azuresim.OpVMPut: 30 * time.Second}})
+	nicID := c.putNIC(t, "vm-1")
+	_, err := c.vms.BeginCreateOrUpdate(context.Background(), rg, "vm-1", vmBody(c.sim.Location(), "Standard_D2s_v5", nicID, "1", false), nil)
+	require.NoError(t, err)
+	state := func() string {
+		page, err := c.vms.NewListPager(rg, nil).NextPage(context.Background())
+		require.NoError(t, err)
+		require.Len(t, page.Value, 1)
+		return *page.Value[0].Properties.ProvisioningState
+	}
+	now = now.Add(29 * time.Second)
+	assert.NotEqual(t, "Succeeded", state())
+	now = now.Add(time.Second)
+	assert.Equal(t, "Succeeded", state())
+}

@@ -167,7 +167,11 @@ func (s *Sim) removeVM(k string) {
 func (s *Sim) listVMs(c call) reply {
 	var all []any
 	for _, name := range s.sortedKeys(c.rg, true) {
-		all = append(all, s.vms[name].model)
+		vm := s.vms[name]
+		if vm.op != nil {
+			vm.op.advance(s.opts.Clock())
+		}
+		all = append(all, vm.model)
 	}
 	return s.page(c, all)
 }
