@@ -30,6 +30,8 @@ type Launcher struct {
 	// batcher collects Machine creates into header batches; it is nil
 	// outside mode aksmachineapiheaderbatch.
 	batcher *machineBatcher
+	// watch serves the batch mode's polls from shared lists of the pool; nil in the other modes.
+	watch *machineWatch
 }
 
 var (
@@ -58,6 +60,7 @@ func NewLauncher(opts Options) (*Launcher, error) {
 	}
 	if opts.Mode == imagefamily.ModeMachineAPIHeaderBatch {
 		l.batcher = newMachineBatcher(opts.BatchIdle, opts.BatchMax, opts.BatchMaxSize, l.putMachineBatch, l.deleteAbandoned, opts.Logger)
+		l.watch = newMachineWatch(l.listAnswered, opts.PollFrequency)
 	}
 	return l, nil
 }

@@ -94,18 +94,26 @@ func (l *Launcher) getMachine(ctx context.Context, name string) (*machineResourc
 
 // listMachinePages reads every page of the pool's machines.
 func (l *Launcher) listMachinePages(ctx context.Context) ([]*machineResource, error) {
+	all, _, err := l.countedMachinePages(ctx)
+	return all, err
+}
+
+// countedMachinePages reads every page of the pool's machines and says how many pages (reads) it took.
+func (l *Launcher) countedMachinePages(ctx context.Context) ([]*machineResource, int, error) {
 	var all []*machineResource
+	pages := 0
 	req, err := l.machineRequest(ctx, http.MethodGet, l.machinePath(""), nil)
 	for err == nil && req != nil {
 		var page machinePage
 		page, err = l.machinePage(req)
+		pages++
 		all = append(all, page.Value...)
 		req = nil
 		if err == nil && page.NextLink != "" {
 			req, err = runtime.NewRequest(ctx, http.MethodGet, page.NextLink)
 		}
 	}
-	return all, err
+	return all, pages, err
 }
 
 // machinePage is one page of a machine list.

@@ -498,16 +498,12 @@ func (l *Launcher) attemptBatchedMachine(ctx context.Context, log *slog.Logger, 
 	return inst, nil
 }
 
-// waitMachine GETs the machine every PollFrequency (within PollRate) until it has succeeded
-// or failed. A failed machine is returned with the error, so its recorded
-// provisioning error can be classified.
+// waitMachine looks at the machine every PollFrequency until it has succeeded or failed. A
+// failed machine is returned with the error, so its recorded provisioning error can be classified.
 func (l *Launcher) waitMachine(ctx context.Context, name string) (*machineResource, error) {
+	defer l.watch.join()()
 	for {
-		if err := l.pace.turn(ctx); err != nil {
-			return nil, err
-		}
-		// A refused GET is no news of the machine (see pollOnce).
-		m, err := untilAnswered(ctx, l.opts.PollFrequency, func() (*machineResource, error) { return l.getMachine(ctx, name) })
+		m, err := l.pollMachine(ctx, name)
 		if err != nil {
 			return nil, err
 		}
@@ -527,4 +523,21 @@ func (l *Launcher) waitMachine(ctx context.Context, name string) (*machineResour
 			return nil, err
 		}
 	}
+}
+
+// pollMachine reads the machine: from the pool list all waiters share (machineWatch) when enough
+// machines are awaited for it to cost fewer reads, else, or when that list did not show it, by
+// its own GET within PollRate.
+func (l *Launcher) pollMachine(ctx context.Context, name string) (*machineResource, error) {
+	if l.watch.worthListing() {
+		m, ok, err := l.watch.look(ctx, name)
+		if err != nil || ok {
+			return m, err
+		}
+	}
+	if err := l.pace.turn(ctx); err != nil {
+		return nil, err
+	}
+	// A refused GET is no news of the machine (see pollOnce).
+	return untilAnswered(ctx, l.opts.PollFrequency, func() (*machineResource, error) { return l.getMachine(ctx, name) })
 }
