@@ -101,9 +101,6 @@ func configureSimulation(ctx context.Context, f *Flags, prov provisioning, simRe
 	}
 	var launcher *azure.Launcher
 	var upkeep controller.Upkeep
-	if f.SimAzureEndpoint != "" && prov.mode.IsMachineAPI() {
-		return &ConfigError{Flag: "--sim-azure-endpoint", Value: f.SimAzureEndpoint, Reason: "serves the VM mode only, not --provision-mode=" + string(prov.mode)}
-	}
 	if f.SimAzureEndpoint != "" {
 		launcher, upkeep, err = simnodes.NewRemoteAzure(simnodes.RemoteOptions{Endpoint: f.SimAzureEndpoint, Location: f.Location,
 			ResourceGroup: rg, ClusterName: SimClusterName, Offerings: cfg.Offerings, Logger: cfg.Logger})

@@ -44,6 +44,9 @@ func provisionSettings(f *Flags) (provisioning, error) {
 			onlyInMachineModes("--sig-subscription-id", f.SIGSubscriptionID, mode))
 	}
 	var errs []error
+	if f.SimAzureEndpoint != "" {
+		errs = append(errs, &ConfigError{Flag: "--sim-azure-endpoint", Value: f.SimAzureEndpoint, Reason: "serves the VM mode only, not --provision-mode=" + string(mode)})
+	}
 	switch {
 	case f.AKSMachinesPool == "":
 		errs = append(errs, &ConfigError{Flag: "--aks-machines-pool-name", Reason: "is required with --provision-mode=" + string(mode)})

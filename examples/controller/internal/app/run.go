@@ -39,9 +39,9 @@ func Run(ctx context.Context, f *Flags, stdout, stderr io.Writer) error {
 		return unreadyInPod(ctx, f, err, slog.New(slog.NewJSONHandler(stderr, nil)))
 	}
 	if f.Kubeconfig == "" && os.Getenv("KUBERNETES_SERVICE_HOST") == "" {
-		if set := f.azureFlagsSet(); len(set) > 0 || f.Simulate {
+		if set := append(f.azureFlagsSet(), clusterOnlyFlags(f)...); len(set) > 0 {
 			return &ConfigError{Flag: "--kubeconfig", Reason: fmt.Sprintf("is required with %s (without a cluster only the in-process walkthrough runs)",
-				strings.Join(append(set, simulateFlag(f)...), ", "))}
+				strings.Join(set, ", "))}
 		}
 		if _, err := walkthrough.Run(ctx, walkthrough.Options{Out: stdout, Logger: log}); err != nil {
 			return fmt.Errorf("walkthrough failed: %w", err)
@@ -61,11 +61,22 @@ func unreadyInPod(ctx context.Context, f *Flags, err error, log *slog.Logger) er
 	return holdUnready(ctx, f.HealthAddr, err, log)
 }
 
-func simulateFlag(f *Flags) []string {
-	if f.Simulate {
-		return []string{"--simulate"}
+// clusterOnlyFlags names the flags given, besides the Azure ones, that only a run against a
+// cluster reads: the walkthrough would ignore them.
+func clusterOnlyFlags(f *Flags) []string {
+	var set []string
+	for _, v := range []struct {
+		name string
+		set  bool
+	}{
+		{"--simulate", f.Simulate}, {"--provision-mode", f.ProvisionMode != string(imagefamily.ModeScriptless)},
+		{"--aks-machines-pool-name", f.AKSMachinesPool != ""}, {"--sig-subscription-id", f.SIGSubscriptionID != ""},
+	} {
+		if v.set {
+			set = append(set, v.name)
+		}
 	}
-	return nil
+	return set
 }
 
 // runController manages the cluster of the kubeconfig (or the pod's own cluster).

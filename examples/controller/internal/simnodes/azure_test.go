@@ -9,6 +9,7 @@ import (
 	"github.com/napkit/napkit/api"
 	"github.com/napkit/napkit/examples/controller/internal/controller"
 	"github.com/napkit/napkit/imagefamily"
+	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/launch"
 )
 
@@ -16,12 +17,7 @@ import (
 // group of the cluster (azuresim.MachineNodeResourceGroup); NewAzure refuses a ResourceGroup that
 // is not that group, since the provider IDs and the simulated kubelets use it, and takes one that is.
 func TestNewAzureMachineModeResourceGroup(t *testing.T) {
-	build, err := controller.NewCatalogue("eastus", api.DefaultClusterNetwork(), launch.NewUnavailableOfferings(nil))
-	require.NoError(t, err)
-	class := &api.AKSNodeClass{}
-	class.Default()
-	cat, err := build(class)
-	require.NoError(t, err)
+	cat := eastusCatalogue(t)
 	tests := []struct {
 		name    string
 		opts    AzureOptions
@@ -46,4 +42,16 @@ func TestNewAzureMachineModeResourceGroup(t *testing.T) {
 			assert.NotNil(t, l)
 		})
 	}
+}
+
+// eastusCatalogue is the catalogue of a default AKSNodeClass in eastus.
+func eastusCatalogue(t *testing.T) *instancetype.Catalogue {
+	t.Helper()
+	build, err := controller.NewCatalogue("eastus", api.DefaultClusterNetwork(), launch.NewUnavailableOfferings(nil))
+	require.NoError(t, err)
+	class := &api.AKSNodeClass{}
+	class.Default()
+	cat, err := build(class)
+	require.NoError(t, err)
+	return cat
 }

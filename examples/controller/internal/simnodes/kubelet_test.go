@@ -53,12 +53,7 @@ func TestKubeletLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	kube := kubefake.NewClientset()
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), controller.ListKinds(), u)
-	build, err := controller.NewCatalogue("eastus", api.DefaultClusterNetwork(), launch.NewUnavailableOfferings(nil))
-	require.NoError(t, err)
-	class := &api.AKSNodeClass{}
-	class.Default()
-	cat, err := build(class)
-	require.NoError(t, err)
+	cat := eastusCatalogue(t)
 	vms := &vmList{}
 	vms.set(&launch.Instance{Name: nodeName, ProviderID: "azure:///vm/" + nodeName, SKU: sku, Zone: "eastus-1",
 		CapacityType: api.CapacityTypeOnDemand, NodeClaimName: "pool-1", State: launch.StateSucceeded})

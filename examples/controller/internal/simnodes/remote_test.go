@@ -8,10 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/napkit/napkit/api"
-	"github.com/napkit/napkit/examples/controller/internal/controller"
 	"github.com/napkit/napkit/imagefamily"
-	"github.com/napkit/napkit/launch"
 	"github.com/napkit/napkit/launch/azuresim"
 )
 
@@ -20,12 +17,7 @@ import (
 // token, and the answers (a published image version, the vCPU usages, the VM list) come back
 // decoded as from the in-process transport. Only an https URL is accepted.
 func TestRemoteAzure(t *testing.T) {
-	build, err := controller.NewCatalogue("eastus", api.DefaultClusterNetwork(), launch.NewUnavailableOfferings(nil))
-	require.NoError(t, err)
-	class := &api.AKSNodeClass{}
-	class.Default()
-	cat, err := build(class)
-	require.NoError(t, err)
+	cat := eastusCatalogue(t)
 	sim, _, err := NewAzure(AzureOptions{Catalogue: cat, ResourceGroup: "MC_rg", ClusterName: "c"})
 	require.NoError(t, err)
 	PublishNodeImages(sim, "202611.02.0", time.Now().Add(-time.Hour))
