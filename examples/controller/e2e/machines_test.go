@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/napkit/napkit/imagefamily"
@@ -26,26 +27,40 @@ func TestMachineAPIHeaderBatch(t *testing.T) {
 	ctx := t.Context()
 	applySeed(t, s.c)
 	ns := s.c.newNamespace(t, "machines")
-	_, err := s.c.kube.AppsV1().Deployments(ns).Create(ctx, deployment(ns, "batched", 6, "1"), metav1.CreateOptions{})
+	// One pod per host: four machines, launched together.
+	dep := deployment(ns, "batched", 4, "1")
+	dep.Spec.Template.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+			TopologyKey: corev1.LabelHostname, LabelSelector: dep.Spec.Selector,
+		}},
+	}}
+	_, err := s.c.kube.AppsV1().Deployments(ns).Create(ctx, dep, metav1.CreateOptions{})
 	require.NoError(t, err)
-	waitUntil(t, 90*time.Second, "6 pods running on AKS machines", func(ctx context.Context) error {
-		_, err := s.c.runningPods(ctx, ns, "batched", 6)
+	waitUntil(t, 90*time.Second, "4 pods running on AKS machines", func(ctx context.Context) error {
+		_, err := s.c.runningPods(ctx, ns, "batched", 4)
 		return err
 	})
 
 	machines := s.sim.MachineNames()
-	require.NotEmpty(t, machines)
+	require.Len(t, machines, 4)
 	assert.Empty(t, s.sim.VMNames(), "no VM of napkit's own")
 	assert.Empty(t, s.sim.NICNames(), "no NIC of napkit's own")
-	puts := s.sim.RequestsFor(azuresim.OpMachinePut, "")
-	assert.LessOrEqual(t, len(puts), len(machines), "machines go out in batches")
+	var puts, batched int
+	for _, r := range s.sim.Requests() {
+		if r.Op == azuresim.OpMachinePut {
+			puts++
+			batched = max(batched, len(r.Batch))
+		}
+	}
+	assert.Less(t, puts, len(machines), "machines go out in batches")
+	assert.Greater(t, batched, 1, "a PUT carries several machines")
 	claims, err := s.c.nodeClaims(ctx)
 	require.NoError(t, err)
 	for _, nc := range claims {
 		assert.True(t, strings.HasPrefix(vmName(nc.Status.ProviderID), "aks-"+machinesPool+"-"),
 			"NodeClaim %s's provider ID %s is its machine's VM", nc.Name, nc.Status.ProviderID)
 	}
-	t.Logf("%d pods on %d machines from %d machine PUTs", 6, len(machines), len(puts))
+	t.Logf("4 pods on %d machines from %d machine PUTs (the largest batch %d)", len(machines), puts, batched)
 
 	require.NoError(t, s.c.scale(ctx, ns, "batched", 0))
 	waitUntil(t, 120*time.Second, "the empty nodes and their machines removed", func(ctx context.Context) error {
