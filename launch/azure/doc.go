@@ -26,9 +26,10 @@
 // are held for up to [Options].BatchIdle without a new create (BatchMax
 // at most, or until BatchMaxSize of them wait) and sent as one PUT whose
 // BatchPutMachine header lists each machine; every Create gets its own
-// machine's result and then follows its machine in lists of the agent pool
-// that all waiting creates share (one read per page), or by its own GET
-// while the machines awaited are no more than a list's pages.
+// machine's result. In both Machine API modes a Create then follows its
+// machine (not the operation ARM started) in lists of the agent pool that
+// all waiting creates share (one read per page), or by its own GET while the
+// machines awaited are no more than a list's pages.
 //
 // Reads are the scarce side of a burst once writes are batched: ARM refills
 // a subscription's reads at 25 a second per principal, and every call goes

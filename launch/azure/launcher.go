@@ -30,7 +30,7 @@ type Launcher struct {
 	// batcher collects Machine creates into header batches; it is nil
 	// outside mode aksmachineapiheaderbatch.
 	batcher *machineBatcher
-	// watch serves the batch mode's polls from shared lists of the pool; nil in the other modes.
+	// watch serves the Machine API modes' polls from shared lists of the pool; nil in the VM modes.
 	watch *machineWatch
 }
 
@@ -60,6 +60,8 @@ func NewLauncher(opts Options) (*Launcher, error) {
 	}
 	if opts.Mode == imagefamily.ModeMachineAPIHeaderBatch {
 		l.batcher = newMachineBatcher(opts.BatchIdle, opts.BatchMax, opts.BatchMaxSize, l.putMachineBatch, l.deleteAbandoned, opts.Logger)
+	}
+	if opts.Mode.IsMachineAPI() {
 		l.watch = newMachineWatch(l.listAnswered, opts.PollFrequency)
 	}
 	return l, nil

@@ -64,33 +64,21 @@ func (l *Launcher) attemptMachine(ctx context.Context, req *launch.Request, name
 	if l.batcher != nil {
 		return l.attemptBatchedMachine(ctx, log, req, name, c, body)
 	}
-	poller, err := l.beginPutMachine(ctx, name, body)
-	if err != nil {
+	if err := l.putMachine(ctx, name, body); err != nil {
 		return nil, l.machineFailed(ctx, log, req, name, c, err, nil, !armRejected(err))
 	}
-	m, err := pollUntilDone(ctx, poller, l.pace)
+	// The machine, not its operation, is followed: as in the batch mode, a burst's machines are
+	// then read by shared lists of the pool (machineWatch) rather than one poll each.
+	m, err := l.waitMachine(ctx, name)
 	if err != nil {
-		return nil, l.machineFailed(ctx, log, req, name, c, err, l.failedMachineError(ctx, name), true)
+		return nil, l.machineFailed(ctx, log, req, name, c, err, m.provisioningError(), true)
 	}
-	inst, err := l.machineInstance(&m)
+	inst, err := l.machineInstance(m)
 	if err != nil {
 		return nil, launch.NewLaunchError(launch.ReasonCloudError, req.NodeClaimName, c, err)
 	}
 	log.Info("launched", "providerID", inst.ProviderID)
 	return inst, nil
-}
-
-// failedMachineError reads the provisioning error AKS recorded on a machine
-// whose operation failed: it names the VM failure (allocation, quota) that
-// the operation's own error may only wrap. It is nil when unreadable.
-func (l *Launcher) failedMachineError(ctx context.Context, name string) *armErrorBody {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-	defer cancel()
-	m, err := l.getMachine(ctx, name)
-	if err != nil {
-		return nil
-	}
-	return m.provisioningError()
 }
 
 // machineFailed classifies a machine failure (marking the cache) and deletes

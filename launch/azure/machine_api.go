@@ -62,17 +62,15 @@ func (l *Launcher) send(req *policy.Request, ok ...int) (*http.Response, error) 
 	return resp, nil
 }
 
-// beginPutMachine creates or updates a machine.
-func (l *Launcher) beginPutMachine(ctx context.Context, name string, body any) (*runtime.Poller[machineResource], error) {
+// putMachine creates or updates a machine. The launcher follows the machine it made, not the
+// operation ARM starts for it (waitMachine), so the operation's URL is not kept.
+func (l *Launcher) putMachine(ctx context.Context, name string, body any) error {
 	req, err := l.machineRequest(ctx, http.MethodPut, l.machinePath(name), body)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	resp, err := l.send(req, http.StatusOK, http.StatusCreated)
-	if err != nil {
-		return nil, err
-	}
-	return runtime.NewPoller[machineResource](resp, l.machines.Pipeline(), nil)
+	_, err = l.send(req, http.StatusOK, http.StatusCreated)
+	return err
 }
 
 // getMachine reads one machine.

@@ -8,8 +8,9 @@ import (
 	"github.com/napkit/napkit/launch"
 )
 
-// machineWatch answers the polls of the machines a header batch is building from LISTs of the
-// agent pool that all waiters share, instead of one GET per machine per poll.
+// machineWatch answers the polls of the machines being built, in both Machine API modes, from
+// LISTs of the agent pool that all waiters share, instead of one GET (or operation poll) per
+// machine per poll.
 //
 // Why: a burst of a thousand machines goes out as twenty PUTs, but a GET per machine every
 // PollFrequency is hundreds of reads a second, and ARM refills a subscription's reads at 25 a

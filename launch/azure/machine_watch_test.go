@@ -10,10 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/napkit/napkit/launch"
+	"github.com/napkit/napkit/launch/azure"
 	"github.com/napkit/napkit/launch/azuresim"
 )
 
-// startBatch launches n machines in header batches whose creates run until the clock moves a
+// startBatch launches n machines whose creates run until the clock moves a
 // minute, and returns the channel their results arrive on once every batch PUT has gone out.
 func startBatch(t *testing.T, f *fixture, n int) <-chan error {
 	t.Helper()
@@ -42,30 +43,42 @@ func awaitAll(t *testing.T, done <-chan error, n int) {
 	}
 }
 
-// The header-batch mode follows a burst of machines with lists of the pool, one read per page,
-// instead of a GET per machine per poll (ARM refills a subscription's reads at 25 a second; 40
-// machines polled every PollFrequency, here 1 ms, would be 40 GETs a poll). With 40 machines
-// awaited and pages of 20, no machine is read by GET while they are built (a poll round costs
-// the list's 2 reads); once the creates are done the launches end from what a list showed, but for the
-// last waiters, no more than a list's pages, which read their own machine.
-func TestHeaderBatchPollsByList(t *testing.T) {
+// The Machine API modes follow a burst of machines with lists of the pool, one read per page,
+// instead of a GET (or an operation poll) per machine per poll (ARM refills a subscription's reads
+// at 25 a second; 40 machines polled every PollFrequency, here 1 ms, would be 40 reads a poll).
+// With 40 machines awaited and pages of 20, no machine is read by GET and no operation polled while
+// they are built (a poll round costs the list's 2 reads; a machine PUT after the last list is read
+// by GET until the next shows it); once the creates are done the launches end from what a list showed, but for the last
+// waiters, no more than a list's pages, which read their own machine.
+func TestMachinesFollowedByList(t *testing.T) {
 	const machines = 40
-	f := newFixture(t, azuresim.Options{PageSize: 20, OperationTime: map[azuresim.Op]time.Duration{azuresim.OpMachinePut: time.Minute}},
-		headerBatch(10*time.Millisecond, time.Minute))
-	done := startBatch(t, f, machines)
-	require.Eventually(t, func() bool { return countRequests(f.sim, ofOp(azuresim.OpMachineList)) >= 2 }, 10*time.Second, time.Millisecond)
-	f.sim.ResetRecords()
-	time.Sleep(100 * time.Millisecond)
+	for _, tt := range []struct {
+		name string
+		mode func(*azure.Options)
+	}{
+		{"header batches", headerBatch(10*time.Millisecond, time.Minute)},
+		{"one machine per PUT", func(o *azure.Options) { machineMode(o); o.MaxConcurrency = 100 }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, azuresim.Options{PageSize: 20, OperationTime: map[azuresim.Op]time.Duration{azuresim.OpMachinePut: time.Minute}}, tt.mode)
+			done := startBatch(t, f, machines)
+			// Lists that began after the last PUT show every machine.
+			f.sim.ResetRecords()
+			require.Eventually(t, func() bool { return countRequests(f.sim, ofOp(azuresim.OpMachineList)) >= 4 }, 10*time.Second, time.Millisecond)
+			f.sim.ResetRecords()
+			time.Sleep(100 * time.Millisecond)
 
-	lists := countRequests(f.sim, ofOp(azuresim.OpMachineList))
-	assert.Zero(t, countRequests(f.sim, ofOp(azuresim.OpMachineGet)), "no machine GET while %d are awaited", machines)
-	assert.GreaterOrEqual(t, lists, 2, "the machines are followed by lists")
+			// A poll each would be about 4,000 reads in these 100 ms.
+			assert.GreaterOrEqual(t, countRequests(f.sim, ofOp(azuresim.OpMachineList)), 2, "the machines are followed by lists")
+			assert.Zero(t, countRequests(f.sim, ofOp(azuresim.OpMachineGet)), "no machine GET while %d are awaited", machines)
+			assert.Zero(t, countRequests(f.sim, ofOp(azuresim.OpOperation)), "no operation poll while %d are awaited", machines)
 
-	f.clock.Advance(time.Minute)
-	awaitAll(t, done, machines)
-	assert.Len(t, f.sim.MachineNames(), machines)
-	// The last waiters, once no more than a list's pages, read their own machine.
-	assert.LessOrEqual(t, countRequests(f.sim, ofOp(azuresim.OpMachineGet)), 2, "the ends were seen in lists")
+			f.clock.Advance(time.Minute)
+			awaitAll(t, done, machines)
+			assert.Len(t, f.sim.MachineNames(), machines)
+			assert.LessOrEqual(t, countRequests(f.sim, ofOp(azuresim.OpMachineGet)), 2, "the ends were seen in lists")
+		})
+	}
 }
 
 // A list ARM refuses with 429 is tried again after Retry-After, as a refused poll is; the
