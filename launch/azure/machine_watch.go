@@ -4,8 +4,6 @@ import (
 	"context"
 	"sync"
 	"time"
-
-	"github.com/napkit/napkit/launch"
 )
 
 // machineWatch answers the polls of the machines being built, in both Machine API modes, from
@@ -110,15 +108,6 @@ func (w *machineWatch) refresh(ctx context.Context, done chan struct{}) {
 	}
 	w.mu.Unlock()
 	close(done)
-}
-
-// terminal reports whether a machine's create is over.
-func terminal(m *machineResource) bool {
-	switch m.state() {
-	case launch.StateSucceeded, launch.StateFailed, launch.StateDeleting:
-		return true
-	}
-	return false
 }
 
 // listAnswered lists the pool's machines, waiting out ARM's 429 as the polls do, and says how many
