@@ -153,8 +153,10 @@ func (c *Controller) reportUnschedulable(ctx context.Context, plan *provisioner.
 
 // claimCreateWorkers bounds the NodeClaim creates in flight. Karpenter creates a batch's claims in
 // parallel; one at a time, a 10,000-pod batch of about 300 claims (each listing up to 600
-// instance types) took over a minute on a loaded API server (docs/benchmarks.md).
-const claimCreateWorkers = 16
+// instance types) took over a minute on a loaded API server. A create then takes about a second
+// of the API server's latency, not its CPU: 16 at a time made 339 claims in 21.3 s, 64 made 326
+// in 5.2 s (docs/benchmarks.md, eleventh session); the client's QPS still bounds the rate.
+const claimCreateWorkers = 64
 
 // createClaims writes one NodeClaim per planned claim, claimCreateWorkers at a time, and returns
 // the names written, in plan order. A failure does not stop the other creates; the pods of a claim
