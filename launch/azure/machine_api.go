@@ -90,14 +90,8 @@ func (l *Launcher) getMachine(ctx context.Context, name string) (*machineResourc
 	return &m, nil
 }
 
-// listMachinePages reads every page of the pool's machines.
-func (l *Launcher) listMachinePages(ctx context.Context) ([]*machineResource, error) {
-	all, _, err := l.countedMachinePages(ctx)
-	return all, err
-}
-
-// countedMachinePages reads every page of the pool's machines and says how many pages (reads) it took.
-func (l *Launcher) countedMachinePages(ctx context.Context) ([]*machineResource, int, error) {
+// listMachinePages reads every page of the pool's machines and says how many pages (reads) it took.
+func (l *Launcher) listMachinePages(ctx context.Context) ([]*machineResource, int, error) {
 	var all []*machineResource
 	pages := 0
 	req, err := l.machineRequest(ctx, http.MethodGet, l.machinePath(""), nil)

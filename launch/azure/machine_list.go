@@ -49,7 +49,7 @@ func (l *Launcher) deleteMachineInstance(ctx context.Context, name string) error
 
 // listMachines returns the cluster's machines in the pool, by name.
 func (l *Launcher) listMachines(ctx context.Context) ([]*machineResource, error) {
-	all, err := l.listMachinePages(ctx)
+	all, _, err := l.listMachinePages(ctx)
 	if err != nil {
 		return nil, cloudError("list AKS machines in pool", l.opts.MachinesPool, err)
 	}

@@ -118,7 +118,7 @@ func (l *Launcher) listAnswered(ctx context.Context) ([]*machineResource, int, e
 		pages    int
 	}
 	r, err := untilAnswered(ctx, l.opts.PollFrequency, func() (listed, error) {
-		all, pages, err := l.countedMachinePages(ctx)
+		all, pages, err := l.listMachinePages(ctx)
 		return listed{all, pages}, err
 	})
 	return r.machines, r.pages, err

@@ -57,7 +57,7 @@ func TestMachineAPIHeaderBatch(t *testing.T) {
 	claims, err := s.c.nodeClaims(ctx)
 	require.NoError(t, err)
 	for _, nc := range claims {
-		assert.True(t, strings.HasPrefix(vmName(nc.Status.ProviderID), "aks-"+machinesPool+"-"),
+		assert.True(t, strings.HasPrefix(lastSegment(nc.Status.ProviderID), "aks-"+machinesPool+"-"),
 			"NodeClaim %s's provider ID %s is its machine's VM", nc.Name, nc.Status.ProviderID)
 	}
 	t.Logf("4 pods on %d machines from %d machine PUTs (the largest batch %d)", len(machines), puts, batched)
@@ -74,6 +74,3 @@ func TestMachineAPIHeaderBatch(t *testing.T) {
 		return nil
 	})
 }
-
-// vmName is the last segment of a provider ID.
-func vmName(providerID string) string { return providerID[strings.LastIndexByte(providerID, '/')+1:] }

@@ -77,7 +77,7 @@ const SimClusterResourceGroup = "napkit"
 // SimResourceGroup is the --simulate node resource group in location (AKS's default for
 // SimClusterName in SimClusterResourceGroup).
 func SimResourceGroup(location string) string {
-	return "MC_" + SimClusterResourceGroup + "_" + SimClusterName + "_" + location
+	return azuresim.MachineNodeResourceGroup(SimClusterResourceGroup, SimClusterName, location)
 }
 
 // configureSimulation launches on the simulated Azure: in this process with its simulated
