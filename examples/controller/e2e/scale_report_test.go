@@ -99,6 +99,7 @@ func (r *scaleReport) log(t *testing.T) {
 	t.Logf("kube-scheduler (client qps %.0f, burst %d) during scale-up: %.1f s waiting on its client rate limit, %.1f CPU-s "+
 		"(%.2f cores), attempts %v (%.2f per pod), requests %v", r.SchedulerQPS, r.SchedulerBurst, r.SchedulerLimiterWaitSeconds,
 		r.SchedulerCPUSeconds, r.SchedulerCores, r.SchedulerAttempts, r.SchedulerAttemptsPerPod, r.SchedulerRequests)
+	t.Logf("kube-scheduler's queue entries by event during scale-up: %v", r.SchedulerQueueIncoming)
 	t.Logf("controller requests during scale-up: %d writes (%.1f per node; %d pod nominations, %.1f per node besides them), "+
 		"%d reads (%.1f per node); %d disruption commands executed", r.ControllerWrites, r.WritesPerNode, r.PodNominations,
 		r.WritesPerNodeBesidesNominations, r.ControllerReads, r.ReadsPerNode, r.ScaleUpCommands)

@@ -23,6 +23,10 @@ type schedulerReading struct {
 	requests map[string]float64
 	// attempts is scheduler_schedule_attempts_total by result (scheduled, unschedulable, error).
 	attempts map[string]float64
+	// incoming is scheduler_queue_incoming_pods_total by event: what moved pods into its
+	// active, backoff or unschedulable queue (PodAdd, ScheduleAttemptFailure, NodeAdd, a node
+	// or pod update by kind, ...), so the attempts per pod can be told apart by cause.
+	incoming map[string]float64
 	// cpu is process_cpu_seconds_total.
 	cpu float64
 }
@@ -37,6 +41,8 @@ type schedulerFigures struct {
 	SchedulerAttempts           map[string]int
 	SchedulerAttemptsPerPod     float64
 	SchedulerCores              float64
+	// SchedulerQueueIncoming is scheduler_queue_incoming_pods_total by event, summed over queues.
+	SchedulerQueueIncoming map[string]int
 }
 
 // readScheduler scrapes kube-scheduler's /metrics on its secure port with the admin's client
@@ -44,7 +50,7 @@ type schedulerFigures struct {
 func readScheduler(t *testing.T, c *cluster) schedulerReading {
 	t.Helper()
 	body := schedulerGet(t, c, "/metrics")
-	r := schedulerReading{requests: map[string]float64{}, attempts: map[string]float64{}}
+	r := schedulerReading{requests: map[string]float64{}, attempts: map[string]float64{}, incoming: map[string]float64{}}
 	sc := bufio.NewScanner(strings.NewReader(body))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -57,6 +63,8 @@ func readScheduler(t *testing.T, c *cluster) schedulerReading {
 			r.requests[labels["method"]] += value
 		case name == "scheduler_schedule_attempts_total":
 			r.attempts[labels["result"]] += value
+		case name == "scheduler_queue_incoming_pods_total":
+			r.incoming[labels["event"]] += value
 		case name == "process_cpu_seconds_total":
 			r.cpu = value
 		}
@@ -73,6 +81,12 @@ func (r schedulerReading) since(before schedulerReading, pods int, span time.Dur
 		SchedulerCPUSeconds:         r.cpu - before.cpu,
 		SchedulerRequests:           map[string]int{},
 		SchedulerAttempts:           map[string]int{},
+		SchedulerQueueIncoming:      map[string]int{},
+	}
+	for k, v := range r.incoming {
+		if n := int(v - before.incoming[k]); n > 0 {
+			f.SchedulerQueueIncoming[k] = n
+		}
 	}
 	for k, v := range r.requests {
 		f.SchedulerRequests[k] = int(v - before.requests[k])
