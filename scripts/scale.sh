@@ -18,6 +18,8 @@
 # (reads 250 at 25/s, writes and deletes 200 at 10/s), the launcher polling at its default 3 s;
 # NAPKIT_SCALE_PROVISION_MODE=aksmachineapi|aksmachineapiheaderbatch launches AKS Machines instead of
 # a NIC and a VM per node (the controller's --provision-mode; the controller in the test process only);
+# NAPKIT_SCALE_SYSTEM_NODE=false starts the cluster with no node at all (default: one tainted
+# system node, as AKS's system pool; examples/controller/e2e/scale_system_test.go);
 # NAPKIT_SCALE_PHASES picks the phases after the scale-up (comma-separated steady, down, churn;
 # "up" for the scale-up alone); NAPKIT_SCALE_CONTROLLER_ARGS adds flags to the controller binary
 # when it runs in its own process (e.g. --memory-limit=1Gi, as the chart passes); NAPKIT_SCALE_CONTROLLER_LOG=FILE keeps

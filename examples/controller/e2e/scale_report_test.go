@@ -33,7 +33,10 @@ type scaleReport struct {
 	ARMLimits bool
 	ARM       azuresim.RateCounts
 	// ProvisionMode is NAPKIT_SCALE_PROVISION_MODE ("": aksscriptless).
-	ProvisionMode                            string
+	ProvisionMode string
+	// SystemNode is whether the cluster had its system node (scale_system_test.go; false only
+	// with NAPKIT_SCALE_SYSTEM_NODE=false, and in reports from before it existed).
+	SystemNode                               bool
 	PodsCreatedSeconds, ClaimsSeconds        float64
 	FirstClaimSeconds, LastClaimSeconds      float64
 	ClaimsAfterLastPodSeconds                float64

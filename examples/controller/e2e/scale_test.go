@@ -64,9 +64,13 @@ func TestScale(t *testing.T) {
 	ctx := t.Context()
 	require.NoError(t, s.c.create(ctx, seedNodeClass(t), scalePool()))
 	ns := s.c.newNamespace(t, "scale")
+	if !p.noSystemNode {
+		registerSystemNode(t, s.c)
+	}
 	w := startWatcher(t, s.c)
 	r := &scaleReport{Pods: p.pods, Deployments: deploymentsPerRun, BootDelaySeconds: p.bootDelay.Seconds(),
-		VMCreateSeconds: p.vmCreate.Seconds(), ARMLimits: p.armLimits, ProvisionMode: string(p.provisionMode)}
+		VMCreateSeconds: p.vmCreate.Seconds(), ARMLimits: p.armLimits, ProvisionMode: string(p.provisionMode),
+		SystemNode: !p.noSystemNode}
 	defer r.log(t) // the figures so far, also when a phase fails
 
 	shapes := scaleShapes()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
@@ -41,7 +42,9 @@ type watcher struct {
 func startWatcher(t *testing.T, c *cluster) *watcher {
 	t.Helper()
 	kf := informers.NewSharedInformerFactory(c.kube, 0)
-	w := &watcher{pods: kf.Core().V1().Pods().Informer(), nodes: kf.Core().V1().Nodes().Informer(),
+	napkitNodes := informers.NewSharedInformerFactoryWithOptions(c.kube, 0,
+		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = notSystemNode }))
+	w := &watcher{pods: kf.Core().V1().Pods().Informer(), nodes: napkitNodes.Core().V1().Nodes().Informer(),
 		claims:  dynamicinformer.NewDynamicSharedInformerFactory(c.dyn, 0).ForResource(controller.NodeClaimsGVR).Informer(),
 		created: map[string]time.Time{}, marked: map[string]time.Time{},
 		lives: map[string]*podLife{}, nodeLives: map[string]*nodeLife{}, claimSeen: map[string]time.Time{}}

@@ -60,6 +60,9 @@ type scaleParams struct {
 	// markUnneeded is NAPKIT_SCALE_MARK_UNNEEDED (a bool): the controller's Config.MarkUnneeded
 	// (default false, the binary's --mark-unneeded-nodes).
 	markUnneeded bool
+	// noSystemNode is NAPKIT_SCALE_SYSTEM_NODE=false: the cluster starts with no node at all, as
+	// the suite's did before it had a system node (scale_system_test.go), for comparing with those runs.
+	noSystemNode bool
 	// process is NAPKIT_SCALE_CONTROLLER=process: the controller binary in its own process, so the
 	// steady state's memory and CPU are its alone ("test", the default: in the test process).
 	process bool
@@ -128,6 +131,13 @@ func readScaleParams(t *testing.T) scaleParams {
 			}
 			*b.to = parsed
 		}
+	}
+	if v := os.Getenv("NAPKIT_SCALE_SYSTEM_NODE"); v != "" {
+		with, err := strconv.ParseBool(v)
+		if err != nil {
+			t.Fatalf("NAPKIT_SCALE_SYSTEM_NODE=%q: want true or false", v)
+		}
+		p.noSystemNode = !with
 	}
 	if v := os.Getenv("NAPKIT_SCALE_PROVISION_MODE"); v != "" {
 		mode, err := imagefamily.Mode(v).Resolve()
