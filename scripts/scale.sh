@@ -28,6 +28,7 @@
 # NAPKIT_SCALE_PLAN_FOR_SCHEDULER=true|false sets the controller's Config.PlanForScheduler.
 # NAPKIT_SCALE_NOMINATE_PODS=off|all|constrained sets its Config.NominatePods (--nominate-pods),
 # NAPKIT_SCALE_NOMINATE_MAX_UNBOUND=N its Config.NominateMaxUnbound (--nominate-max-unbound),
+# NAPKIT_SCALE_NOMINATE_MAX_PENDING=N its Config.NominateMaxPending (--nominate-max-pending),
 # NAPKIT_SCALE_MARK_UNNEEDED=true|false its Config.MarkUnneeded (--mark-unneeded-nodes, default false),
 # NAPKIT_SCALE_DISRUPTION_CHAIN_STEPS=N its Config.DisruptionChainSteps (negative: no chain).
 # NAPKIT_SCALE_AUDIT=FILE writes kube-apiserver's audit log of the admin user's writes (the

@@ -128,6 +128,7 @@ func TestRenderAllOptions(t *testing.T) {
 	checkRBAC(t, objs, rbacRelease{fullname: "napkit-full", namespace: "platform", systemNamespace: "kube-system", nominate: true})
 	assert.Equal(t, "constrained", args["--nominate-pods"])
 	assert.Equal(t, "250", args["--nominate-max-unbound"])
+	assert.Equal(t, "2000", args["--nominate-max-pending"])
 	assert.Equal(t, "64", args["--max-concurrent-launches"])
 	assert.Equal(t, "-1", args["--disruption-chain-steps"])
 	assert.Equal(t, "true", args["--mark-unneeded-nodes"])

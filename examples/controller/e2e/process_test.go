@@ -120,6 +120,7 @@ func processArgs(cfg controller.Config) []string {
 		"--disruption-interval", cfg.DisruptionInterval.String(), "--disruption-validation-delay", cfg.ValidationDelay.String(),
 		"--gc-interval", cfg.GCInterval.String(), "--plan-for-kube-scheduler=" + fmt.Sprint(cfg.PlanForScheduler),
 		"--nominate-pods=" + string(cfg.NominatePods), "--nominate-max-unbound=" + fmt.Sprint(cfg.NominateMaxUnbound),
+		"--nominate-max-pending=" + fmt.Sprint(cfg.NominateMaxPending),
 		"--disruption-chain-steps=" + fmt.Sprint(cfg.DisruptionChainSteps), "--mark-unneeded-nodes=" + fmt.Sprint(cfg.MarkUnneeded),
 		"--consolidation-min-replace-savings", fmt.Sprint(cfg.Consolidation.MinReplaceSavings),
 		"--max-concurrent-launches=" + fmt.Sprint(cfg.MaxConcurrentLaunches)}

@@ -46,6 +46,9 @@ func TestScale(t *testing.T) {
 			if p.nominateMaxUnbound != 0 {
 				cfg.NominateMaxUnbound = p.nominateMaxUnbound
 			}
+			if p.nominateMaxPending != 0 {
+				cfg.NominateMaxPending = p.nominateMaxPending
+			}
 			if p.nominatePods != "" {
 				cfg.NominatePods = p.nominatePods
 			}

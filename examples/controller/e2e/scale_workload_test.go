@@ -54,6 +54,9 @@ type scaleParams struct {
 	// nominateMaxUnbound is NAPKIT_SCALE_NOMINATE_MAX_UNBOUND: the controller's
 	// Config.NominateMaxUnbound (0, unset: the controller's default).
 	nominateMaxUnbound int
+	// nominateMaxPending is NAPKIT_SCALE_NOMINATE_MAX_PENDING: the controller's
+	// Config.NominateMaxPending (0, unset: the controller's default).
+	nominateMaxPending int
 	// chainSteps is NAPKIT_SCALE_DISRUPTION_CHAIN_STEPS: the controller's
 	// Config.DisruptionChainSteps (0, unset: the controller's default; negative: no chain).
 	chainSteps int
@@ -112,6 +115,13 @@ func readScaleParams(t *testing.T) scaleParams {
 			t.Fatalf("NAPKIT_SCALE_NOMINATE_MAX_UNBOUND=%q: want an integer", v)
 		}
 		p.nominateMaxUnbound = n
+	}
+	if v := os.Getenv("NAPKIT_SCALE_NOMINATE_MAX_PENDING"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("NAPKIT_SCALE_NOMINATE_MAX_PENDING=%q: want an integer", v)
+		}
+		p.nominateMaxPending = n
 	}
 	if v := os.Getenv("NAPKIT_SCALE_DISRUPTION_CHAIN_STEPS"); v != "" {
 		n, err := strconv.Atoi(v)

@@ -45,6 +45,8 @@ type Flags struct {
 	NominatePods string
 	// NominateMaxUnbound is --nominate-max-unbound (controller.Config.NominateMaxUnbound).
 	NominateMaxUnbound int
+	// NominateMaxPending is --nominate-max-pending (controller.Config.NominateMaxPending).
+	NominateMaxPending int
 	// MaxConcurrentLaunches is --max-concurrent-launches (controller.Config.MaxConcurrentLaunches,
 	// and the Azure launcher's MaxConcurrency).
 	MaxConcurrentLaunches int
@@ -129,6 +131,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.PlanForScheduler, "plan-for-kube-scheduler", false, "replay kube-scheduler's default placement of each batch onto its new NodeClaims and plan, in the same batch, claims for the pods it would leave without room")
 	fs.StringVar(&f.NominatePods, "nominate-pods", string(controller.NominateOff), "which pending pods get status.nominatedNodeName set to the node a plan put them on, as it registers: off, all, or constrained (required anti-affinity, DoNotSchedule spread, or a quarter of the node's cpu or memory); one pods/status patch each")
 	fs.IntVar(&f.NominateMaxUnbound, "nominate-max-unbound", controller.DefaultNominateMaxUnbound, "with --nominate-pods, the most pods nominated and not yet bound at once (kube-scheduler weighs every nominated pod of a node for each pod it tries there); the others are nominated as pods bind; negative: no bound")
+	fs.IntVar(&f.NominateMaxPending, "nominate-max-pending", controller.DefaultNominateMaxPending, "with --nominate-pods, no nominations while more pods than this are pending in the cluster (kube-scheduler pays for nominated pods in each attempt, and a burst of thousands makes thousands of attempts); the held pods are nominated once the burst drains under it; negative: no bound")
 	fs.IntVar(&f.MaxConcurrentLaunches, "max-concurrent-launches", controller.DefaultMaxConcurrentLaunches, "NodeClaims launched at once; each holds its slot until its VM create succeeds (tens of seconds on Azure), so this bounds the launch rate")
 	fs.DurationVar(&f.BatchMax, "batch-max-duration", 10*time.Second, "provisioning batch closes after this long at most")
 	fs.DurationVar(&f.DisruptionInterval, "disruption-interval", 10*time.Second, "the longest a disruption pass that found nothing to do waits before the next (sooner when a node's consolidateAfter ends or a disrupted node is gone)")

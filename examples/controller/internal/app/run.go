@@ -139,7 +139,7 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	}
 	cfg := controller.Config{Kube: kube, Dynamic: dyn, Offerings: offerings, Catalogue: catalogue, Logger: log, Metrics: registry,
 		Images: imagefamily.ImageOptions{Version: f.ImageVersion, SIGSubscriptionID: prov.sigSubscriptionID}, MetricsAddr: f.MetricsAddr, HealthAddr: f.HealthAddr,
-		BatchIdle: f.BatchIdle, BatchMax: f.BatchMax, WaitForScheduler: f.WaitForScheduler, PlanForScheduler: f.PlanForScheduler, NominatePods: nominate, NominateMaxUnbound: f.NominateMaxUnbound, DisruptionInterval: f.DisruptionInterval,
+		BatchIdle: f.BatchIdle, BatchMax: f.BatchMax, WaitForScheduler: f.WaitForScheduler, PlanForScheduler: f.PlanForScheduler, NominatePods: nominate, NominateMaxUnbound: f.NominateMaxUnbound, NominateMaxPending: f.NominateMaxPending, DisruptionInterval: f.DisruptionInterval,
 		MaxConcurrentLaunches: f.MaxConcurrentLaunches, ProvisionMode: prov.mode,
 		DisruptionChainSteps: f.DisruptionChainSteps, MarkUnneeded: f.MarkUnneeded,
 		ValidationDelay: f.ValidationDelay, GCInterval: f.GCInterval,

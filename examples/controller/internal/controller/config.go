@@ -93,6 +93,14 @@ type Config struct {
 	// filtering it for every pod it tries, so thousands outstanding made it CPU-bound at 10,000
 	// pods. 0 is DefaultNominateMaxUnbound; negative is no bound.
 	NominateMaxUnbound int
+	// NominateMaxPending stops nominations while more pods than this are unbound (pending) in the
+	// cluster: kube-scheduler pays for the nominated pods of a node in every attempt it makes
+	// there, and a burst of thousands of pending pods makes thousands of attempts. At 10,000
+	// pods, --nominate-pods=all took 640.8 s to all Running against 345.2 s without (one run
+	// each, docs/benchmarks.md, issue 18, twelfth session); at 1,000 it took 63-66 s against
+	// 108-141 s. Once the burst drains under the bound, the held pods are nominated as usual.
+	// 0 is DefaultNominateMaxPending; negative is no bound.
+	NominateMaxPending int
 	// DisruptionInterval is the longest a disruption pass (consolidation, drift, expiration) that
 	// started nothing waits before the next (10 s, Karpenter's polling period); it waits less when
 	// a node may become a candidate or a disrupted node is gone (idleWait).
@@ -159,6 +167,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.NominateMaxUnbound == 0 {
 		c.NominateMaxUnbound = DefaultNominateMaxUnbound
+	}
+	if c.NominateMaxPending == 0 {
+		c.NominateMaxPending = DefaultNominateMaxPending
 	}
 	if c.DisruptionChainSteps == 0 {
 		c.DisruptionChainSteps = DefaultDisruptionChainSteps

@@ -235,8 +235,8 @@ func (c *Controller) nominatePods(ctx context.Context, keys []string, node *core
 	chosen := pods[:0]
 	for i, pod := range pods {
 		if !allowance.available() {
-			c.log.Debug("nominations deferred: the unbound nominations are at their limit",
-				"node", node.Name, "deferred", len(pods)-i, "limit", c.cfg.NominateMaxUnbound)
+			c.log.Debug("nominations deferred: the unbound nominations are at their limit, or too many pods are pending",
+				"node", node.Name, "deferred", len(pods)-i, "limit", c.cfg.NominateMaxUnbound, "maxPending", c.cfg.NominateMaxPending)
 			break
 		}
 		if c.nominations.take(pod.Namespace+"/"+pod.Name, node.Name, limit, now) {

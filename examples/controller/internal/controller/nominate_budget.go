@@ -14,6 +14,10 @@ import (
 // filtering it and kube-scheduler, CPU-bound, bound ~3 pods/s (docs/benchmarks.md, issue 18).
 const DefaultNominateMaxUnbound = 1000
 
+// DefaultNominateMaxPending is Config.NominateMaxPending's default: the largest burst measured to
+// gain from nominations (1,000 pods); a 10,000-pod burst lost twice its time to them.
+const DefaultNominateMaxPending = 1000
+
 // nominationAllowance is the budget of unbound nominations one registration or one provisioning
 // pass spends across its targets. It is counted from the pod cache (a pass over every pod) at its
 // first use, since most passes nominate nothing, and only once: counted again per target, a
@@ -37,26 +41,34 @@ func (a *nominationAllowance) available() bool {
 // spend uses one nomination of the allowance.
 func (a *nominationAllowance) spend() { a.left-- }
 
-// nominationBudget is how many more pods may be nominated at now: Config.NominateMaxUnbound less
-// the pods nominated and not bound yet. Those are the unbound pods of the cache with a
+// nominationBudget is how many more pods may be nominated at now: none while more pods than
+// Config.NominateMaxPending are pending (unbound and not deleting), else Config.NominateMaxUnbound
+// less the pods nominated and not bound yet. Those are the unbound pods of the cache with a
 // status.nominatedNodeName (whoever set it: kube-scheduler's nominator weighs them all), and the
 // pods patched within renominateAfter that the cache may not show yet. A negative limit is no bound.
 func (c *Controller) nominationBudget(now time.Time) int {
-	limit := c.cfg.NominateMaxUnbound
-	if limit < 0 {
+	limit, maxPending := c.cfg.NominateMaxUnbound, c.cfg.NominateMaxPending
+	if limit < 0 && maxPending < 0 {
 		return int(^uint(0) >> 1)
 	}
 	recent := c.nominations.recentPods(now)
-	unbound := 0
+	pending, nominated := 0, 0
 	for _, pod := range typed[corev1.Pod](c.inf.pods.GetStore().List()) {
 		if pod.Spec.NodeName != "" || pod.DeletionTimestamp != nil {
 			continue
 		}
+		pending++
 		if pod.Status.NominatedNodeName != "" || recent[pod.Namespace+"/"+pod.Name] {
-			unbound++
+			nominated++
 		}
 	}
-	return max(limit-unbound, 0)
+	switch {
+	case maxPending >= 0 && pending > maxPending:
+		return 0
+	case limit < 0:
+		return int(^uint(0) >> 1)
+	}
+	return max(limit-nominated, 0)
 }
 
 // nominationOrder sorts the pods to nominate to node so that, when the budget cannot take them all,

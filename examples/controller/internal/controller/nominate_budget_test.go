@@ -64,14 +64,51 @@ func TestNominationBudget(t *testing.T) {
 	assert.Equal(t, node.Name, storedNomination(t, e, "b"))
 }
 
-// TestNominationBudgetUnbounded: a negative NominateMaxUnbound nominates every planned pod, and
-// the default is DefaultNominateMaxUnbound.
+// TestNominationsWaitForFewPending: while more pods than Config.NominateMaxPending are pending,
+// a registration nominates none (the node still registers) and the pods stay held; once
+// kube-scheduler has bound enough of the burst, the provisioning pass nominates them.
+func TestNominationsWaitForFewPending(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	assert.Equal(t, DefaultNominateMaxPending, e.c.cfg.NominateMaxPending, "the default")
+	e.c.cfg.NominatePods = NominateAll
+	e.c.cfg.NominateMaxPending = 3
+	now := testNow
+	e.c.cfg.Clock = func() time.Time { return now }
+	node := newNode("aks-default-1", testProviderID, isReady(), allocatable("4", "16Gi"),
+		tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute))
+	nc := testClaim("default-1", "default", testProviderID, launched())
+	e.addNode(t, node)
+	e.addClaim(t, nc)
+	// Four pending: a and b planned here, x and y elsewhere; a bound pod is not pending.
+	e.storePod(t, newPod("a", pending()), newPod("b", pending()), newPod("x", pending()), newPod("y", pending()),
+		newPod("bound", boundTo("aks-other")))
+	e.c.planned.record("default-1", []string{"default/a", "default/b"}, testNow)
+	e.kube.ClearActions()
+
+	require.NoError(t, e.c.register(context.Background(), nc, node))
+	assert.Equal(t, []string{"update nodes aks-default-1"}, podNodeWrites(e), "4 pending > 3: no nomination")
+	registered := e.storedNode(t, node.Name)
+	require.NoError(t, e.c.inf.nodes.GetIndexer().Update(registered))
+	_, held := e.c.planned.targetOf("default/a")
+	assert.True(t, held, "a stays held on its claim")
+
+	// x bound elsewhere: 3 pending, within the bound; the pass nominates a and b.
+	now = now.Add(time.Second)
+	e.addPod(t, newPod("x", boundTo("aks-other")))
+	e.kube.ClearActions()
+	e.c.renominate(context.Background())
+	assert.ElementsMatch(t, []string{"patch pods/status a", "patch pods/status b"}, podNodeWrites(e))
+}
+
+// TestNominationBudgetUnbounded: negative NominateMaxUnbound and NominateMaxPending nominate every
+// planned pod, and the default is DefaultNominateMaxUnbound.
 func TestNominationBudgetUnbounded(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	assert.Equal(t, DefaultNominateMaxUnbound, e.c.cfg.NominateMaxUnbound, "the default")
 	e.c.cfg.NominatePods = NominateAll
-	e.c.cfg.NominateMaxUnbound = -1
+	e.c.cfg.NominateMaxUnbound, e.c.cfg.NominateMaxPending = -1, -1
 	node := newNode("aks-default-1", testProviderID, isReady(), tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute))
 	nc := testClaim("default-1", "default", testProviderID, launched())
 	e.addNode(t, node)
