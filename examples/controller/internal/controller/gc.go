@@ -28,9 +28,11 @@ func (c *Controller) gcLoop(ctx context.Context) {
 }
 
 // collectGarbage runs one pass. Ownership is read from the cache; the grace period covers claims
-// created so recently that the cache has not seen them yet.
+// created so recently that the cache has not seen them yet. A claim in the cache owns its VM
+// whether or not it decodes: the pass asks for every VM and NIC, and decoding a claim per question
+// (a JSON round trip) took a tenth of the test process's CPU in a 10,000-pod scale-up.
 func (c *Controller) collectGarbage(ctx context.Context, gc GarbageCollector) {
-	owned := func(name string) bool { return c.claim(name) != nil || c.state.isLaunching(name) }
+	owned := func(name string) bool { return c.hasClaim(name) || c.state.isLaunching(name) }
 	res, err := gc.CollectGarbage(ctx, owned, c.cfg.GCGracePeriod, c.now())
 	if err != nil && ctx.Err() == nil {
 		c.log.Error("garbage collection failed", "error", err)

@@ -74,6 +74,12 @@ func (c *Controller) claims() []*api.NodeClaim {
 	return out
 }
 
+// hasClaim reports whether the cache holds a NodeClaim of that name, without decoding it.
+func (c *Controller) hasClaim(name string) bool {
+	_, ok, _ := c.inf.claims.GetStore().GetByKey(name)
+	return ok
+}
+
 func (c *Controller) claim(name string) *api.NodeClaim {
 	return decodeKey[api.NodeClaim](c, c.inf.claims, name)
 }
