@@ -96,9 +96,10 @@ type Config struct {
 	// NominateMaxPending stops nominations while more pods than this are unbound (pending) in the
 	// cluster: kube-scheduler pays for the nominated pods of a node in every attempt it makes
 	// there, and a burst of thousands of pending pods makes thousands of attempts. At 10,000
-	// pods, --nominate-pods=all took 640.8 s to all Running against 345.2 s without (one run
-	// each, docs/benchmarks.md, issue 18, twelfth session); at 1,000 it took 63-66 s against
-	// 108-141 s. Once the burst drains under the bound, the held pods are nominated as usual.
+	// pods, --nominate-pods=all took 640.8 s to all Running against 345.2-367.4 s without
+	// (docs/benchmarks.md, issue 18, twelfth session), and 390.0 s with this bound; at 1,000 it
+	// took 63-102 s against 108-141 s. Once the burst drains under the bound, the held pods are
+	// nominated as usual.
 	// 0 is DefaultNominateMaxPending; negative is no bound.
 	NominateMaxPending int
 	// DisruptionInterval is the longest a disruption pass (consolidation, drift, expiration) that
