@@ -27,8 +27,9 @@ import (
 // shows it), so the controller holds the plan itself while the node is coming, and nominates
 // only as it registers (Config.NominatePods, NominatePolicy).
 //
-// A pod stays held while its target is coming: a claim in flight, or a node that is registered
-// but not initialized, and for a grace period (Config.PlannedPodGrace) after the node initialized
+// A pod stays held while its target is coming: a claim in flight (or one just created that the
+// caches do not show yet, for the grace after the plan), or a node that is registered but not
+// initialized, and for a grace period (Config.PlannedPodGrace) after the node initialized
 // or the plan was made, whichever is later, the time kube-scheduler needs to bind it; and only
 // while it still fits the node's room (kube-scheduler may have filled it with other pods). A pod
 // bound, deleted or whose target is gone, deleting or failed is forgotten, and planned afresh if
@@ -48,10 +49,14 @@ const (
 	releaseNoRoom     = "noRoom"     // kube-scheduler gave its room on the node to other pods
 )
 
-// plannedPod is where a plan put a pod: a NodeClaim's or a Node's name, and when.
+// plannedPod is where a plan put a pod: a NodeClaim's or a Node's name, and when. unseen is set
+// for a claim this controller has just created and no snapshot has shown yet: the informer
+// delivers a create seconds later under a burst (8 s for a 10,000-pod burst's claims in the
+// scale suite), and until then the claim is coming, not gone.
 type plannedPod struct {
 	target string
 	at     time.Time
+	unseen bool
 }
 
 func newPlannedPods() *plannedPods { return &plannedPods{where: map[string]plannedPod{}} }
@@ -62,6 +67,16 @@ func (p *plannedPods) record(target string, pods []string, at time.Time) {
 	defer p.mu.Unlock()
 	for _, pod := range pods {
 		p.where[pod] = plannedPod{target: target, at: at}
+	}
+}
+
+// recordCreated remembers that a plan made at `at` put pods on a NodeClaim the controller has just
+// created, which the caches may not show yet.
+func (p *plannedPods) recordCreated(claim string, pods []string, at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, pod := range pods {
+		p.where[pod] = plannedPod{target: claim, at: at, unseen: true}
 	}
 }
 
@@ -137,11 +152,16 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 			continue
 		}
 		t, coming := targets[r.target]
+		if !coming && r.unseen && s.Now.Before(r.at.Add(grace)) {
+			kept[key] = r // a claim just created that the caches do not show yet: not planned again
+			continue
+		}
 		if why := release(t, coming, r, s.Now, grace, in, room, pod); why != "" {
 			p.released[why] = append(p.released[why], key+"@"+r.target)
 			pending = append(pending, pod)
 			continue
 		}
+		r.unseen = false
 		kept[key] = r
 		t.add(in, pod, !holding[r.target])
 		holding[r.target] = true

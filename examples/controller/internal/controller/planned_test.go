@@ -101,6 +101,54 @@ func TestPlannedPodsHold(t *testing.T) {
 	}
 }
 
+// TestPlannedPodsHoldUnseenClaim: the pods of a claim the controller has just created stay held
+// while the caches do not show it (the informer's delay under a burst), up to the grace after the
+// plan; once a snapshot has shown the claim, its disappearance releases them at once.
+func TestPlannedPodsHoldUnseenClaim(t *testing.T) {
+	t.Parallel()
+	const grace = 20 * time.Second
+	tests := []struct {
+		name     string
+		target   string
+		ago      time.Duration
+		seenOnce bool // a hold saw the target before this one
+		held     bool
+	}{
+		{name: "created, not cached yet", target: "nowhere", ago: 5 * time.Second, held: true},
+		{name: "created past the grace, never cached", target: "nowhere", ago: grace + time.Second},
+		{name: "cached, then gone", target: "flying", ago: 5 * time.Second, seenOnce: true},
+		{name: "created and cached", target: "flying", ago: 5 * time.Second, held: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := plannedEnv(t)
+			e.addPod(t, newPod("web", unschedulable()), newPod("other", unschedulable()))
+			e.c.planned.recordCreated(tc.target, []string{"default/web"}, testNow.Add(-tc.ago))
+			s := e.c.takeSnapshot()
+			if tc.seenOnce {
+				in := s.ProvisionerInput(provisioner.Options{})
+				e.c.planned.hold(s.Snapshot, &in, grace)
+				cached, ok, _ := e.c.inf.claims.GetIndexer().GetByKey("flying")
+				require.True(t, ok)
+				require.NoError(t, e.c.inf.claims.GetIndexer().Delete(cached))
+				s = e.c.takeSnapshot()
+			}
+			in := s.ProvisionerInput(provisioner.Options{})
+			held, _ := e.c.planned.hold(s.Snapshot, &in, grace)
+			pending := mapSlice(in.Pods, func(p *corev1.Pod) string { return p.Name })
+			if tc.held {
+				assert.Equal(t, 1, held)
+				assert.Equal(t, []string{"other"}, pending, "not planned again")
+				return
+			}
+			assert.Zero(t, held)
+			assert.ElementsMatch(t, []string{"web", "other"}, pending, "planned again")
+			assert.Equal(t, map[string][]string{releaseTargetGone: {"default/web@" + tc.target}}, e.c.planned.takeReleased())
+		})
+	}
+}
+
 // podsOnTarget lists the pods the provisioner input puts on the named in-flight claim or node.
 func podsOnTarget(t *testing.T, in provisioner.Input, name string) []string {
 	t.Helper()

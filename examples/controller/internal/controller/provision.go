@@ -183,7 +183,7 @@ func (c *Controller) createClaims(ctx context.Context, s *clusterSnapshot, plann
 		p := planned[i]
 		c.metrics.claimsCreated.WithLabelValues(reason, p.NodePool).Inc()
 		c.state.nominate(nc.Name, s.Now.Add(c.nominationWindow()), s.Now)
-		c.planned.record(nc.Name, p.Pods, s.Now)
+		c.planned.recordCreated(nc.Name, p.Pods, s.Now)
 		c.log.Info("created NodeClaim", "nodeClaim", nc.Name, "reason", reason, "instanceType", p.InstanceType,
 			"zone", p.Zone, "capacityType", p.CapacityType, "options", len(p.InstanceTypeOptions), "pods", len(p.Pods))
 		if c.log.Enabled(ctx, slog.LevelDebug) {
