@@ -126,8 +126,10 @@ type Config struct {
 	// GCInterval and GCGracePeriod drive garbage collection of VMs no NodeClaim owns (1 min, 30 s).
 	GCInterval, GCGracePeriod time.Duration
 	// MaxConcurrentLaunches bounds launches in flight (DefaultMaxConcurrentLaunches); Workers is the
-	// number of NodeClaim and of Node reconcilers (4 each).
+	// number of Node reconcilers (4).
 	MaxConcurrentLaunches, Workers int
+	// ClaimWorkers is the number of NodeClaim reconcilers (DefaultClaimWorkers).
+	ClaimWorkers int
 	// Seed makes offering tie-breaks reproducible.
 	Seed uint64
 	// Provisioner and Consolidation tune the library's decisions. The zero Consolidation is
@@ -151,6 +153,16 @@ type Config struct {
 // launched a node and held the scale-down for another pass; the replaces of a B2as_v2 by a
 // B2als_v2 (45 %) and the multi-node merges (over 50 %) pass it.
 const DefaultMinReplaceSavings = 0.1
+
+// DefaultClaimWorkers is Config.ClaimWorkers' default. A NodeClaim's registration is two writes
+// (the Node, the claim's status), each waiting on the API server's latency, about a second under
+// a burst's load: with 4 reconcilers a 10,000-pod burst's ~1,000 nodes were registered at ~4 a
+// second, 1-3 minutes after their kubelets (docs/benchmarks.md, issue 18, twelfth session), and
+// pods cannot land before. Karpenter runs its nodeclaim.lifecycle controller with at least 1,000
+// concurrent reconciles for the same reason (kubernetes-sigs/karpenter
+// pkg/controllers/nodeclaim/lifecycle/controller.go: minReconciles); the controller's client
+// limit (--kube-api-qps) bounds the writes either way.
+const DefaultClaimWorkers = 100
 
 // withDefaults returns c with every zero option filled in.
 func (c Config) withDefaults() Config {
@@ -180,6 +192,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Workers == 0 {
 		c.Workers = 4
+	}
+	if c.ClaimWorkers == 0 {
+		c.ClaimWorkers = DefaultClaimWorkers
 	}
 	if c.Clock == nil {
 		c.Clock = time.Now
@@ -223,8 +238,8 @@ func (c Config) validate() error {
 	if c.BatchIdle > c.BatchMax {
 		errs = append(errs, fmt.Errorf("BatchIdle %s exceeds BatchMax %s", c.BatchIdle, c.BatchMax))
 	}
-	if c.MaxConcurrentLaunches < 0 || c.Workers < 0 {
-		errs = append(errs, errors.New("MaxConcurrentLaunches and Workers must not be negative"))
+	if c.MaxConcurrentLaunches < 0 || c.Workers < 0 || c.ClaimWorkers < 0 {
+		errs = append(errs, errors.New("MaxConcurrentLaunches, Workers and ClaimWorkers must not be negative"))
 	}
 	if c.LeaderElectionName != "" && (c.LeaderElectionNamespace == "" || c.Identity == "") {
 		errs = append(errs, errors.New("LeaderElectionName needs LeaderElectionNamespace and Identity"))

@@ -125,7 +125,10 @@ func (c *Controller) runLoops(ctx context.Context) {
 	}
 	loops := []func(context.Context){c.provisionLoop, c.disruptionLoop, c.gcLoop, c.nodeClassLoop, c.repairLoop, c.quotaLoop, c.priceLoop}
 	for range c.cfg.Workers {
-		loops = append(loops, c.claimWorker, c.nodeWorker)
+		loops = append(loops, c.nodeWorker)
+	}
+	for range c.cfg.ClaimWorkers {
+		loops = append(loops, c.claimWorker)
 	}
 	for _, loop := range loops {
 		wg.Go(func() { loop(ctx) })
