@@ -123,6 +123,13 @@ type Config struct {
 	ReplacementTimeout time.Duration
 	// RegistrationTimeout deletes a launched NodeClaim whose node never registered (15 min).
 	RegistrationTimeout time.Duration
+	// OwnWriteWait bounds how long a registration waits for the claim cache to show its own
+	// write (1 s; negative: no wait). The Node's update requeues the claim at once, and a
+	// reconcile that read the claim before the cache had the Registered status registered the
+	// node again: with 100 reconcilers a 10,000-pod burst logged 1,965 registrations for 973
+	// nodes, each repeat a Node update, a status update refused as a conflict and a read.
+	// Karpenter's nodeclaim.lifecycle sleeps 1 s after its patches for the same reason.
+	OwnWriteWait time.Duration
 	// GCInterval and GCGracePeriod drive garbage collection of VMs no NodeClaim owns (1 min, 30 s).
 	GCInterval, GCGracePeriod time.Duration
 	// MaxConcurrentLaunches bounds launches in flight (DefaultMaxConcurrentLaunches); Workers is the
@@ -173,6 +180,7 @@ func (c Config) withDefaults() Config {
 	defaultDuration(&c.ValidationDelay, 15*time.Second)
 	defaultDuration(&c.ReplacementTimeout, 10*time.Minute)
 	defaultDuration(&c.RegistrationTimeout, 15*time.Minute)
+	defaultDuration(&c.OwnWriteWait, time.Second)
 	defaultDuration(&c.GCInterval, time.Minute)
 	defaultDuration(&c.GCGracePeriod, 30*time.Second)
 	if c.NominatePods == "" {

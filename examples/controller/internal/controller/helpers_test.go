@@ -47,7 +47,8 @@ func newTestEnv(t testing.TB) *testEnv {
 	cfg := Config{
 		Kube: kube, Dynamic: dyn, Clock: func() time.Time { return testNow },
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Seed: 7,
-		Catalogue: func(*api.AKSNodeClass) (*instancetype.Catalogue, error) { return &instancetype.Catalogue{}, nil },
+		OwnWriteWait: -1, // the tests' caches see a write only when a test puts it there
+		Catalogue:    func(*api.AKSNodeClass) (*instancetype.Catalogue, error) { return &instancetype.Catalogue{}, nil },
 	}.withDefaults()
 	inf, err := newInformers(cfg)
 	require.NoError(t, err)

@@ -105,8 +105,30 @@ func (c *Controller) register(ctx context.Context, nc *api.NodeClaim, node *core
 	}
 	c.metrics.nodesCreated.WithLabelValues(nc.Labels[api.LabelNodePool]).Inc()
 	c.log.Info("registered", "nodeClaim", nc.Name, "node", node.Name, "initialized", initNow)
+	c.awaitCachedClaim(ctx, nc.Name, claimRegistered)
 	return nil
 }
+
+// awaitCachedClaim waits until the claim cache shows the claim gone or done, at most
+// Config.OwnWriteWait: a reconcile that returns before the cache has its own write is requeued
+// by the write's other events (the Node's update) and would act on the stale copy again.
+func (c *Controller) awaitCachedClaim(ctx context.Context, name string, done func(*api.NodeClaim) bool) {
+	if c.cfg.OwnWriteWait <= 0 {
+		return
+	}
+	deadline := time.Now().Add(c.cfg.OwnWriteWait)
+	for {
+		if nc := c.claim(name); nc == nil || done(nc) || !time.Now().Before(deadline) {
+			return
+		}
+		if !sleep(ctx, ownWritePoll) {
+			return
+		}
+	}
+}
+
+// ownWritePoll is how often awaitCachedClaim looks at the cache.
+const ownWritePoll = 20 * time.Millisecond
 
 // initialize marks the claim Initialized once the node is Ready and its startup and ephemeral
 // taints are gone: only then will pods land on it, and only then may consolidation judge it.

@@ -266,3 +266,50 @@ func writes(actions []k8stesting.Action) []k8stesting.Action {
 	}
 	return out
 }
+
+// TestRegisterAwaitsOwnWrite: a registration returns once the claim cache shows the Registered
+// status it wrote (or after Config.OwnWriteWait), so the reconcile that the Node's update queues
+// reads a current claim and does not register the node again.
+func TestRegisterAwaitsOwnWrite(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		cacheAfter time.Duration // when the cache shows the write; 0: never
+		least, max time.Duration
+	}{
+		{name: "the cache catches up", cacheAfter: 150 * time.Millisecond, least: 150 * time.Millisecond, max: 1500 * time.Millisecond},
+		{name: "the cache stays behind", least: 400 * time.Millisecond, max: 1500 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTestEnv(t)
+			e.c.cfg.OwnWriteWait = 400 * time.Millisecond
+			node := newNode("aks-default-1", testProviderID, isReady(), tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute))
+			nc := testClaim("default-1", "default", testProviderID, launched())
+			e.addNode(t, node)
+			e.addClaim(t, nc)
+			if tt.cacheAfter > 0 {
+				time.AfterFunc(tt.cacheAfter, func() {
+					u, err := ToUnstructured(e.storedClaim(t, nc.Name))
+					if err == nil {
+						_ = e.c.inf.claims.GetIndexer().Update(u)
+					}
+				})
+			}
+			began := time.Now()
+			require.NoError(t, e.c.register(context.Background(), nc, node))
+			took := time.Since(began)
+			assert.GreaterOrEqual(t, took, tt.least)
+			assert.Less(t, took, tt.max)
+			if tt.cacheAfter == 0 {
+				return
+			}
+			require.NoError(t, e.c.inf.nodes.GetIndexer().Update(e.storedNode(t, node.Name)))
+			e.kube.ClearActions()
+			_, err := e.c.reconcileClaim(context.Background(), nc.Name)
+			require.NoError(t, err)
+			assert.Empty(t, podNodeWrites(e), "registered once")
+		})
+	}
+}
