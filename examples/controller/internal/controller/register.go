@@ -111,17 +111,27 @@ func (c *Controller) register(ctx context.Context, nc *api.NodeClaim, node *core
 
 // awaitCachedClaim waits until the claim cache shows the claim gone or done, at most
 // Config.OwnWriteWait: a reconcile that returns before the cache has its own write is requeued
-// by the write's other events (the Node's update) and would act on the stale copy again.
+// by the write's other events (the Node's update) and would act on the stale copy again. The
+// cached object is decoded only when the informer has replaced it, not at every poll (a decode is
+// a JSON round trip, and under a burst the cache lags for the whole wait).
 func (c *Controller) awaitCachedClaim(ctx context.Context, name string, done func(*api.NodeClaim) bool) {
 	if c.cfg.OwnWriteWait <= 0 {
 		return
 	}
 	deadline := time.Now().Add(c.cfg.OwnWriteWait)
+	var looked any
 	for {
-		if nc := c.claim(name); nc == nil || done(nc) || !time.Now().Before(deadline) {
+		obj, ok, _ := c.inf.claims.GetStore().GetByKey(name)
+		if !ok {
 			return
 		}
-		if !sleep(ctx, ownWritePoll) {
+		if obj != looked {
+			looked = obj
+			if nc, err := FromUnstructured[api.NodeClaim](obj); err != nil || done(nc) {
+				return
+			}
+		}
+		if !time.Now().Before(deadline) || !sleep(ctx, ownWritePoll) {
 			return
 		}
 	}
