@@ -31,9 +31,10 @@ import (
 // caches do not show yet, for the grace after the plan), or a node that is registered but not
 // initialized, and for a grace period (Config.PlannedPodGrace) after the node initialized
 // or the plan was made, whichever is later, the time kube-scheduler needs to bind it; and only
-// while it still fits the node's room (kube-scheduler may have filled it with other pods). A pod
-// bound, deleted or whose target is gone, deleting or failed is forgotten, and planned afresh if
-// still pending.
+// while it still fits the node's room (kube-scheduler may have filled it with other pods) and no
+// pod bound there excludes it by required anti-affinity (planned_conflict.go). A pod bound,
+// deleted or whose target is gone, deleting or failed is forgotten, and planned afresh if still
+// pending.
 type plannedPods struct {
 	mu    sync.Mutex
 	where map[string]plannedPod // by "namespace/name"
@@ -47,6 +48,9 @@ const (
 	releaseTargetGone = "targetGone" // the claim or node is gone, deleting or failed
 	releaseGraceOver  = "graceOver"  // its node initialized more than the grace ago
 	releaseNoRoom     = "noRoom"     // kube-scheduler gave its room on the node to other pods
+	// releaseAntiAffinity: kube-scheduler bound a pod to the node that the pod's required
+	// anti-affinity (or the bound pod's) keeps it away from.
+	releaseAntiAffinity = "antiAffinity"
 )
 
 // plannedPod is where a plan put a pod: a NodeClaim's or a Node's name, and when. unseen is set
@@ -180,6 +184,8 @@ func release(t heldTarget, coming bool, r plannedPod, now time.Time, grace time.
 		return releaseTargetGone
 	case !t.holds(r.at, now, grace):
 		return releaseGraceOver
+	case t.conflicts(in, pod):
+		return releaseAntiAffinity
 	case !t.fits(in, room, pod):
 		return releaseNoRoom
 	}
