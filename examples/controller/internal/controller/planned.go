@@ -7,6 +7,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/napkit/napkit/provisioner"
 	"github.com/napkit/napkit/snapshot"
@@ -143,7 +145,8 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 		return 0, nil
 	}
 	targets := heldTargets(s, in)
-	room := map[int]map[corev1.ResourceName]int64{} // per existing node: what is left, as pods are held
+	pass := &holdPass{in: in, now: s.Now, grace: grace, room: map[int]map[corev1.ResourceName]int64{},
+		selectors: map[*metav1.LabelSelector]labels.Selector{}}
 	kept := make(map[string]plannedPod, len(p.where))
 	holding := map[string]bool{}
 	pending := in.Pods[:0:0]
@@ -160,7 +163,7 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 			kept[key] = r // a claim just created that the caches do not show yet: not planned again
 			continue
 		}
-		if why := release(t, coming, r, s.Now, grace, in, room, pod); why != "" {
+		if why := pass.release(t, coming, r, pod); why != "" {
 			p.released[why] = append(p.released[why], key+"@"+r.target)
 			pending = append(pending, pod)
 			continue
@@ -176,17 +179,27 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 	return held, slices.Sorted(maps.Keys(holding))
 }
 
+// holdPass is one hold's state: the input the held pods are moved into, its time and grace, the
+// room left per existing node as pods are held (by index into in.Nodes), and the anti-affinity
+// selectors parsed so far (by the pod's own selector, which the cache shares for the pass).
+type holdPass struct {
+	in        *provisioner.Input
+	now       time.Time
+	grace     time.Duration
+	room      map[int]map[corev1.ResourceName]int64
+	selectors map[*metav1.LabelSelector]labels.Selector
+}
+
 // release says why a pod planned on t (coming: t is still there) is no longer held, or "".
-func release(t heldTarget, coming bool, r plannedPod, now time.Time, grace time.Duration, in *provisioner.Input,
-	room map[int]map[corev1.ResourceName]int64, pod *corev1.Pod) string {
+func (h *holdPass) release(t heldTarget, coming bool, r plannedPod, pod *corev1.Pod) string {
 	switch {
 	case !coming:
 		return releaseTargetGone
-	case !t.holds(r.at, now, grace):
+	case !t.holds(r.at, h.now, h.grace):
 		return releaseGraceOver
-	case t.conflicts(in, pod):
+	case h.conflicts(t, pod):
 		return releaseAntiAffinity
-	case !t.fits(in, room, pod):
+	case !t.fits(h.in, h.room, pod):
 		return releaseNoRoom
 	}
 	return ""

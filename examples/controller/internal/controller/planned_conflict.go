@@ -6,8 +6,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-
-	"github.com/napkit/napkit/provisioner"
 )
 
 // conflicts reports whether a pod bound on the target node and pod exclude each other by a required
@@ -23,16 +21,16 @@ import (
 // conflicts with nothing; only the pods bound on the node count (held pods are not bound), and a
 // term whose namespaces need a namespace selector's labels is not decided here (the grace
 // covers it).
-func (t heldTarget) conflicts(in *provisioner.Input, pod *corev1.Pod) bool {
+func (h *holdPass) conflicts(t heldTarget, pod *corev1.Pod) bool {
 	if t.inFlight >= 0 {
 		return false
 	}
-	n := in.Nodes[t.node]
+	n := h.in.Nodes[t.node]
 	for _, other := range n.Pods {
 		if other.Spec.NodeName == "" || other.Status.Phase == corev1.PodSucceeded || other.Status.Phase == corev1.PodFailed {
 			continue
 		}
-		if excludes(pod, other, n.Node) || excludes(other, pod, n.Node) {
+		if h.excludes(pod, other, n.Node) || h.excludes(other, pod, n.Node) {
 			return true
 		}
 	}
@@ -41,7 +39,7 @@ func (t heldTarget) conflicts(in *provisioner.Input, pod *corev1.Pod) bool {
 
 // excludes reports whether a required anti-affinity term of owner selects other, both on node:
 // the node carries the term's topology key, so the two would share its domain.
-func excludes(owner, other *corev1.Pod, node *corev1.Node) bool {
+func (h *holdPass) excludes(owner, other *corev1.Pod, node *corev1.Node) bool {
 	a := owner.Spec.Affinity
 	if a == nil || a.PodAntiAffinity == nil {
 		return false
@@ -50,13 +48,25 @@ func excludes(owner, other *corev1.Pod, node *corev1.Node) bool {
 		if _, ok := node.Labels[term.TopologyKey]; !ok || !termNamespaces(owner, term, other.Namespace) {
 			continue
 		}
-		// A nil selector selects nothing; an invalid one was refused by the API server.
-		sel, err := metav1.LabelSelectorAsSelector(term.LabelSelector)
-		if err == nil && sel.Matches(labels.Set(other.Labels)) {
+		if h.selector(term.LabelSelector).Matches(labels.Set(other.Labels)) {
 			return true
 		}
 	}
 	return false
+}
+
+// selector parses sel once per pass: a nil selector selects nothing, and so does one that does
+// not parse (the API server refuses those).
+func (h *holdPass) selector(sel *metav1.LabelSelector) labels.Selector {
+	if parsed, ok := h.selectors[sel]; ok {
+		return parsed
+	}
+	parsed, err := metav1.LabelSelectorAsSelector(sel)
+	if err != nil {
+		parsed = labels.Nothing()
+	}
+	h.selectors[sel] = parsed
+	return parsed
 }
 
 // termNamespaces reports whether a term of owner covers namespace ns: the term's namespaces, the
