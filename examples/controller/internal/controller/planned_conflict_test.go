@@ -1,20 +1,14 @@
 package controller
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/napkit/napkit/api"
-	"github.com/napkit/napkit/instancetype"
 	"github.com/napkit/napkit/provisioner"
-	"github.com/napkit/napkit/snapshot"
 )
 
 // antiAffine gives the pod the label app=name and a required anti-affinity to pods selected by
@@ -106,54 +100,4 @@ func TestPlannedPodsAntiAffinityInFlight(t *testing.T) {
 	held, _ := e.c.planned.hold(s.Snapshot, &in, time.Minute)
 	assert.Equal(t, 1, held)
 	assert.Equal(t, []string{"planned"}, podsOnTarget(t, in, "flying"))
-}
-
-// BenchmarkPlannedPodsHoldAmongBound is BenchmarkPlannedPodsHold with the registered nodes
-// already running pods, as in a burst once kube-scheduler has bound some: four pods on each,
-// two of them one-per-host (another Deployment's), so every held pod's target is searched for a
-// pod that excludes it (none does: all 10,000 stay held).
-func BenchmarkPlannedPodsHoldAmongBound(b *testing.B) {
-	pool := provisioner.NodePoolInput{NodePool: poolOf("default", "default"),
-		InstanceTypes: []*instancetype.InstanceType{{Name: d2}}}
-	objs := snapshot.Objects{NodePools: []provisioner.NodePoolInput{pool}}
-	p := newPlannedPods()
-	web := antiAffine("web", "web", corev1.LabelHostname, nil, nil)
-	for i := range 1000 {
-		name := fmt.Sprintf("default-%d", i)
-		opts := []claimOpt{withLabel(api.LabelInstanceType, d2), launched()}
-		if i%2 == 1 {
-			opts = append(opts, registered())
-			node := newNode(name, pid(name), isReady())
-			node.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("16"),
-				corev1.ResourceMemory: resource.MustParse("64Gi"), corev1.ResourcePods: resource.MustParse("110")}
-			objs.Nodes = append(objs.Nodes, node)
-			for j := range 4 {
-				bound := []podOpt{boundTo(name), cpuRequest("500m"), labelled("app", "api")}
-				if j < 2 {
-					bound = []podOpt{boundTo(name), cpuRequest("500m"), antiAffine("cache", "cache", corev1.LabelHostname, nil, nil)}
-				}
-				objs.Pods = append(objs.Pods, newPod(fmt.Sprintf("bound-%d-%d", i, j), bound...))
-			}
-		}
-		objs.NodeClaims = append(objs.NodeClaims, testClaim(name, "default", pid(name), opts...))
-		var planned []string
-		for j := range 10 {
-			opts := []podOpt{unschedulable(), cpuRequest("500m")}
-			if j == 0 {
-				opts = append(opts, web)
-			}
-			pod := newPod(fmt.Sprintf("web-%d-%d", i, j), opts...)
-			objs.Pods = append(objs.Pods, pod)
-			planned = append(planned, "default/"+pod.Name)
-		}
-		p.record(name, planned, testNow)
-	}
-	s, err := snapshot.Take(objs, snapshot.Options{Now: testNow, PendingRule: snapshot.PendingUngated})
-	require.NoError(b, err)
-	for b.Loop() {
-		in := s.ProvisionerInput(provisioner.Options{})
-		if held, _ := p.hold(s, &in, time.Minute); held != 10000 {
-			b.Fatalf("held %d of 10,000", held)
-		}
-	}
 }

@@ -258,10 +258,15 @@ func cpuRequest(q string) podOpt {
 	}
 }
 
-// BenchmarkPlannedPodsHold holds 10,000 pending pods planned on 500 in-flight claims and 500
-// registered nodes (each with its room checked), as a batch of a 10,000-pod burst does; the
-// provisioner input is rebuilt each time, as each pass does.
-func BenchmarkPlannedPodsHold(b *testing.B) {
+// holdBench is a burst's state as a hold sees it: 1,000 claims, every second one registered with
+// a 16-core node running the pods bound(node index) lists, each claim with 10 pending pods
+// planned on it (planned(j) the options of the j-th).
+type holdBench struct {
+	bound   func(i int, node string) []*corev1.Pod
+	planned func(j int) []podOpt
+}
+
+func (h holdBench) build(b *testing.B) (*snapshot.Snapshot, *plannedPods) {
 	pool := provisioner.NodePoolInput{NodePool: poolOf("default", "default"),
 		InstanceTypes: []*instancetype.InstanceType{{Name: d2}}}
 	objs := snapshot.Objects{NodePools: []provisioner.NodePoolInput{pool}}
@@ -275,11 +280,12 @@ func BenchmarkPlannedPodsHold(b *testing.B) {
 			node.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("16"),
 				corev1.ResourceMemory: resource.MustParse("64Gi"), corev1.ResourcePods: resource.MustParse("110")}
 			objs.Nodes = append(objs.Nodes, node)
+			objs.Pods = append(objs.Pods, h.bound(i, name)...)
 		}
 		objs.NodeClaims = append(objs.NodeClaims, testClaim(name, "default", pid(name), opts...))
 		var planned []string
 		for j := range 10 {
-			pod := newPod(fmt.Sprintf("web-%d-%d", i, j), unschedulable(), cpuRequest("500m"))
+			pod := newPod(fmt.Sprintf("web-%d-%d", i, j), append([]podOpt{unschedulable(), cpuRequest("500m")}, h.planned(j)...)...)
 			objs.Pods = append(objs.Pods, pod)
 			planned = append(planned, "default/"+pod.Name)
 		}
@@ -287,10 +293,52 @@ func BenchmarkPlannedPodsHold(b *testing.B) {
 	}
 	s, err := snapshot.Take(objs, snapshot.Options{Now: testNow, PendingRule: snapshot.PendingUngated})
 	require.NoError(b, err)
+	return s, p
+}
+
+// run holds every pending pod each iteration; the provisioner input is rebuilt each time, as
+// each pass does.
+func (h holdBench) run(b *testing.B) {
+	s, p := h.build(b)
 	for b.Loop() {
 		in := s.ProvisionerInput(provisioner.Options{})
 		if held, _ := p.hold(s, &in, time.Minute); held != 10000 {
 			b.Fatalf("held %d of 10,000", held)
 		}
 	}
+}
+
+// BenchmarkPlannedPodsHold holds 10,000 pending pods planned on 500 in-flight claims and 500
+// registered nodes (each with its room checked), as a batch of a 10,000-pod burst does.
+func BenchmarkPlannedPodsHold(b *testing.B) {
+	holdBench{
+		bound:   func(int, string) []*corev1.Pod { return nil },
+		planned: func(int) []podOpt { return nil },
+	}.run(b)
+}
+
+// BenchmarkPlannedPodsHoldAmongBound is BenchmarkPlannedPodsHold with the registered nodes
+// already running pods, as in a burst once kube-scheduler has bound some: four on each, two of
+// them one-per-host (another Deployment's), and one held pod in ten one-per-host, so every held
+// pod's target is searched for a pod that excludes it (none does: all 10,000 stay held).
+func BenchmarkPlannedPodsHoldAmongBound(b *testing.B) {
+	holdBench{
+		bound: func(i int, node string) []*corev1.Pod {
+			var out []*corev1.Pod
+			for j := range 4 {
+				opts := []podOpt{boundTo(node), cpuRequest("500m"), labelled("app", "api")}
+				if j < 2 {
+					opts = []podOpt{boundTo(node), cpuRequest("500m"), antiAffine("cache", "cache", corev1.LabelHostname, nil, nil)}
+				}
+				out = append(out, newPod(fmt.Sprintf("bound-%d-%d", i, j), opts...))
+			}
+			return out
+		},
+		planned: func(j int) []podOpt {
+			if j == 0 {
+				return []podOpt{antiAffine("web", "web", corev1.LabelHostname, nil, nil)}
+			}
+			return nil
+		},
+	}.run(b)
 }
