@@ -43,11 +43,18 @@ const (
 	// pod anti-affinity, a DoNotSchedule topology spread, or requests of at least a quarter of
 	// the node's allocatable cpu or memory. The small pods fill whatever room is left.
 	NominateConstrained NominatePolicy = "constrained"
+	// NominateReplanned nominates only the pods planned again after the hold released them
+	// (plannedPods.replanned): kube-scheduler gave their room or their node away once already,
+	// and without a nomination it gives away the next one too (a sibling of a one-per-host pod,
+	// or any pod LeastAllocated sends to the emptiest node, takes the node planned for it), one
+	// NodeClaim cycle each time. The burst's first placements, which kube-scheduler mostly
+	// keeps, cost no write.
+	NominateReplanned NominatePolicy = "replanned"
 )
 
 // nominatePolicies lists the valid policies, for errors (a function, so no caller can change the list).
 func nominatePolicies() []NominatePolicy {
-	return []NominatePolicy{NominateOff, NominateAll, NominateConstrained}
+	return []NominatePolicy{NominateOff, NominateAll, NominateConstrained, NominateReplanned}
 }
 
 // ParseNominatePolicy reads a policy name; "" is NominateOff.
@@ -226,7 +233,7 @@ func (c *Controller) nominatePods(ctx context.Context, keys []string, node *core
 		obj, ok, _ := c.inf.pods.GetStore().GetByKey(key)
 		pod, _ := obj.(*corev1.Pod)
 		if !ok || pod == nil || pod.Spec.NodeName != "" || pod.DeletionTimestamp != nil ||
-			pod.Status.NominatedNodeName == node.Name || !c.cfg.NominatePods.selects(pod, node) {
+			pod.Status.NominatedNodeName == node.Name || !c.nominates(pod, node) {
 			continue
 		}
 		pods = append(pods, pod)
@@ -291,7 +298,16 @@ func boundMeanwhile(err error) bool {
 	return false
 }
 
-// selects reports whether the policy nominates pod to node.
+// nominates reports whether the controller's policy nominates pod to node.
+func (c *Controller) nominates(pod *corev1.Pod, node *corev1.Node) bool {
+	if c.cfg.NominatePods == NominateReplanned {
+		return c.planned.wasReplanned(pod.Namespace + "/" + pod.Name)
+	}
+	return c.cfg.NominatePods.selects(pod, node)
+}
+
+// selects reports whether the policy nominates pod to node (for NominateReplanned, which needs the
+// hold's memory, see Controller.nominates).
 func (p NominatePolicy) selects(pod *corev1.Pod, node *corev1.Node) bool {
 	switch p {
 	case NominateAll:

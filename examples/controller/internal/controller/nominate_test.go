@@ -14,6 +14,7 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/provisioner"
 )
 
 // storePod puts the pod in the informer cache and in the fake API server (a patch needs it there).
@@ -143,6 +144,37 @@ func TestNominateOffWritesNothing(t *testing.T) {
 	assert.Equal(t, []string{"update nodes aks-default-1"}, podNodeWrites(e))
 }
 
+// TestNominateReplanned: with NominateReplanned, registration nominates only the planned pods a
+// hold had released before (their first node was given away by kube-scheduler); a pod planned
+// once gets no patch.
+func TestNominateReplanned(t *testing.T) {
+	t.Parallel()
+	e := plannedEnv(t)
+	e.c.cfg.NominatePods = NominateReplanned
+	node := newNode("aks-default-1", testProviderID, isReady(), allocatable("4", "16Gi"),
+		tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute))
+	nc := testClaim("default-1", "default", testProviderID, launched())
+	e.addNode(t, node)
+	e.addClaim(t, nc)
+	e.storePod(t, newPod("first", unschedulable()), newPod("again", unschedulable()))
+
+	// "again" was planned on a node that is gone: the hold releases it, and the next plan puts
+	// it on default-1 with "first".
+	e.c.planned.record("nowhere", []string{"default/again"}, testNow.Add(-time.Minute))
+	s := e.c.takeSnapshot()
+	in := s.ProvisionerInput(provisioner.Options{})
+	e.c.planned.hold(s.Snapshot, &in, 20*time.Second)
+	require.True(t, e.c.planned.wasReplanned("default/again"))
+	require.False(t, e.c.planned.wasReplanned("default/first"))
+	e.c.planned.record("default-1", []string{"default/first", "default/again"}, testNow)
+	e.kube.ClearActions()
+
+	require.NoError(t, e.c.register(context.Background(), nc, node))
+	assert.Equal(t, []string{"patch pods/status again", "update nodes aks-default-1"}, podNodeWrites(e))
+	assert.Equal(t, "aks-default-1", storedNomination(t, e, "again"))
+	assert.Empty(t, storedNomination(t, e, "first"))
+}
+
 // TestRenominate: a provisioning pass nominates held pods whose target is a registered node and
 // who lack its nomination (a plan onto an existing node, or a nomination kube-scheduler cleared),
 // at most maxNominations times per pod and node and not again within renominateAfter (the
@@ -245,7 +277,8 @@ func TestParseNominatePolicy(t *testing.T) {
 		{"off", NominateOff, ""},
 		{"all", NominateAll, ""},
 		{"constrained", NominateConstrained, ""},
-		{"All", "", `nominate pods policy "All": want one of off, all, constrained`},
+		{"replanned", NominateReplanned, ""},
+		{"All", "", `nominate pods policy "All": want one of off, all, constrained, replanned`},
 	}
 	for _, tt := range tests {
 		got, err := ParseNominatePolicy(tt.in)

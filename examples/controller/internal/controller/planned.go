@@ -43,6 +43,9 @@ type plannedPods struct {
 	// released lists, by reason, the pods the last hold stopped holding (for the debug log: a
 	// pod pending long is either held, or planned again after one of these).
 	released map[string][]string
+	// replanned are the pods ("namespace/name") a hold has released at least once and that are
+	// still pending (NominateReplanned nominates them).
+	replanned map[string]bool
 }
 
 // Reasons a held pod is released.
@@ -65,7 +68,16 @@ type plannedPod struct {
 	unseen bool
 }
 
-func newPlannedPods() *plannedPods { return &plannedPods{where: map[string]plannedPod{}} }
+func newPlannedPods() *plannedPods {
+	return &plannedPods{where: map[string]plannedPod{}, replanned: map[string]bool{}}
+}
+
+// wasReplanned reports whether a hold has released pod ("namespace/name") since it became pending.
+func (p *plannedPods) wasReplanned(pod string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.replanned[pod]
+}
 
 // record remembers that a plan made at `at` put pods ("namespace/name") on target.
 func (p *plannedPods) record(target string, pods []string, at time.Time) {
@@ -141,6 +153,7 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 	if grace < 0 {
 		clear(p.where)
 	}
+	p.forgetReplanned(in.Pods)
 	if len(p.where) == 0 {
 		return 0, nil
 	}
@@ -165,6 +178,7 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 		}
 		if why := pass.release(t, coming, r, pod); why != "" {
 			p.released[why] = append(p.released[why], key+"@"+r.target)
+			p.replanned[key] = true
 			pending = append(pending, pod)
 			continue
 		}
@@ -188,6 +202,20 @@ type holdPass struct {
 	grace     time.Duration
 	room      map[int]map[corev1.ResourceName]int64
 	selectors map[*metav1.LabelSelector]labels.Selector
+}
+
+// forgetReplanned drops the replanned marks of pods no longer pending (bound or gone).
+func (p *plannedPods) forgetReplanned(pending []*corev1.Pod) {
+	if len(p.replanned) == 0 {
+		return
+	}
+	still := make(map[string]bool, len(p.replanned))
+	for _, pod := range pending {
+		if key := pod.Namespace + "/" + pod.Name; p.replanned[key] {
+			still[key] = true
+		}
+	}
+	p.replanned = still
 }
 
 // release says why a pod planned on t (coming: t is still there) is no longer held, or "".

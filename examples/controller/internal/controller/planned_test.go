@@ -187,6 +187,33 @@ func TestPlannedPodsForget(t *testing.T) {
 	assert.Empty(t, e.c.planned.where)
 }
 
+// TestPlannedPodsRememberReplanned: a pod a hold released is marked replanned while it stays
+// pending, whatever the reason; once bound or gone the mark is dropped at the next hold.
+func TestPlannedPodsRememberReplanned(t *testing.T) {
+	t.Parallel()
+	e := plannedEnv(t)
+	e.addPod(t, newPod("web", unschedulable()), newPod("held", unschedulable()))
+	e.c.planned.record("old", []string{"default/web"}, testNow.Add(-time.Hour))
+	e.c.planned.record("flying", []string{"default/held"}, testNow)
+	s := e.c.takeSnapshot()
+	in := s.ProvisionerInput(provisioner.Options{})
+	e.c.planned.hold(s.Snapshot, &in, 20*time.Second)
+	assert.True(t, e.c.planned.wasReplanned("default/web"), "released: graceOver")
+	assert.False(t, e.c.planned.wasReplanned("default/held"), "still held")
+
+	e.c.planned.record("flying", []string{"default/web"}, testNow)
+	in = s.ProvisionerInput(provisioner.Options{})
+	e.c.planned.hold(s.Snapshot, &in, 20*time.Second)
+	assert.True(t, e.c.planned.wasReplanned("default/web"), "held on its second target, still marked")
+
+	e.addPod(t, newPod("web", boundTo("fresh")))
+	s = e.c.takeSnapshot()
+	in = s.ProvisionerInput(provisioner.Options{})
+	e.c.planned.hold(s.Snapshot, &in, 20*time.Second)
+	assert.False(t, e.c.planned.wasReplanned("default/web"), "bound: forgotten")
+	assert.Empty(t, e.c.planned.replanned)
+}
+
 // TestPlannedPodsRecordPlan: a plan's placements on existing nodes and in-flight claims are
 // remembered under those names.
 func TestPlannedPodsRecordPlan(t *testing.T) {
