@@ -31,6 +31,8 @@
 # NAPKIT_SCALE_NOMINATE_MAX_PENDING=N its Config.NominateMaxPending (--nominate-max-pending),
 # NAPKIT_SCALE_MARK_UNNEEDED=true|false its Config.MarkUnneeded (--mark-unneeded-nodes, default false),
 # NAPKIT_SCALE_DISRUPTION_CHAIN_STEPS=N its Config.DisruptionChainSteps (negative: no chain).
+# NAPKIT_SCALE_DISRUPTION_INTERVAL and NAPKIT_SCALE_VALIDATION_DELAY (Go durations) set its disruption
+# interval and validation delay (default 5s each, half of Karpenter's; 10s and 15s are the binary's defaults).
 # NAPKIT_SCALE_AUDIT=FILE writes kube-apiserver's audit log of the admin user's writes (the
 # controller's, the simulated kubelets' and the suite's; tell them apart by userAgent) to FILE, for
 # the controller's writes by verb and resource. NAPKIT_SCALE_CONTROLLER=process runs the controller binary in

@@ -27,6 +27,9 @@ type scaleReport struct {
 	Pods, Deployments int
 	BootDelaySeconds  float64
 	VMCreateSeconds   float64 // the simulated Azure's VM create (NAPKIT_SCALE_VM_CREATE)
+	// DisruptionIntervalSeconds and ValidationDelaySeconds are the controller's disruption timing
+	// (NAPKIT_SCALE_DISRUPTION_INTERVAL, NAPKIT_SCALE_VALIDATION_DELAY; 5 s each by default).
+	DisruptionIntervalSeconds, ValidationDelaySeconds float64
 	// ARMLimits is NAPKIT_SCALE_ARM_LIMITS: the simulated Azure throttled calls with ARM's
 	// subscription buckets. ARM counts, per operation type, the calls it served and refused (429)
 	// by the end of the scale-up (zero without the limits).

@@ -18,10 +18,11 @@ import (
 	"github.com/napkit/napkit/examples/controller/internal/simnodes"
 )
 
-// The scale suite's controller timing: Karpenter's batch windows (1 s idle, 10 s max); a 5 s
-// disruption interval and validation delay, half of Karpenter's, so that a scale-down settles in
-// minutes; everything else at the binary's defaults (budgets: 10 % of the nodes; a replace saves
-// at least controller.DefaultMinReplaceSavings).
+// The scale suite's controller timing: Karpenter's batch windows (1 s idle, 10 s max); by default
+// a 5 s disruption interval and validation delay, half of Karpenter's (10 s, 15 s: the binary's
+// defaults), so that a scale-down settles in minutes (NAPKIT_SCALE_DISRUPTION_INTERVAL and
+// NAPKIT_SCALE_VALIDATION_DELAY set them); everything else at the binary's defaults (budgets:
+// 10 % of the nodes; a replace saves at least controller.DefaultMinReplaceSavings).
 const (
 	scaleDisruptionInterval = 5 * time.Second
 	scaleSampleEvery        = 100 * time.Millisecond
@@ -38,7 +39,7 @@ func TestScale(t *testing.T) {
 	s := startStack(t, stackOptions{
 		tune: func(cfg *controller.Config) {
 			cfg.BatchIdle, cfg.BatchMax = time.Second, 10*time.Second
-			cfg.DisruptionInterval, cfg.ValidationDelay = scaleDisruptionInterval, scaleDisruptionInterval
+			cfg.DisruptionInterval, cfg.ValidationDelay = p.disruptionInterval, p.validationDelay
 			cfg.Consolidation.MinReplaceSavings = controller.DefaultMinReplaceSavings // the binary's default
 			if p.planForScheduler != nil {
 				cfg.PlanForScheduler = *p.planForScheduler
@@ -73,7 +74,8 @@ func TestScale(t *testing.T) {
 	w := startWatcher(t, s.c)
 	r := &scaleReport{Pods: p.pods, Deployments: deploymentsPerRun, BootDelaySeconds: p.bootDelay.Seconds(),
 		VMCreateSeconds: p.vmCreate.Seconds(), ARMLimits: p.armLimits, ProvisionMode: string(p.provisionMode),
-		SystemNode: !p.noSystemNode}
+		SystemNode: !p.noSystemNode, DisruptionIntervalSeconds: p.disruptionInterval.Seconds(),
+		ValidationDelaySeconds: p.validationDelay.Seconds()}
 	defer r.log(t) // the figures so far, also when a phase fails
 
 	shapes := scaleShapes()
@@ -87,7 +89,7 @@ func TestScale(t *testing.T) {
 		}
 	}
 	if p.phases["down"] {
-		scaleDown(t, s, w, ns, shapes, perDeployment, r)
+		scaleDown(t, s, w, ns, shapes, perDeployment, p, r)
 	}
 	if p.phases["churn"] {
 		churn(t, s, w, ns, shapes, perDeployment, p, r)
@@ -260,7 +262,7 @@ func measureSteady(t *testing.T, s *stack, window time.Duration, profile string)
 // to settle: no NodeClaim created or deleted for three disruption intervals past the validation
 // delay, every remaining pod Running. A pod evicted is replaced by its ReplicaSet, so the pods
 // created after the scale-down are the evictions.
-func scaleDown(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, replicas int32, r *scaleReport) {
+func scaleDown(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, replicas int32, p scaleParams, r *scaleReport) {
 	t.Helper()
 	keep := max(replicas/5, 1)
 	want := int(keep) * len(shapes)
@@ -270,12 +272,12 @@ func scaleDown(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShap
 	for _, shape := range shapes {
 		require.NoError(t, scaleDeployment(t, s, ns, shape.name, keep))
 	}
-	settled, removed := waitSettled(t, w, want, 15*time.Minute)
+	settled, removed := waitSettled(t, w, want, p.quiet(), 15*time.Minute)
 	r.ScaleDownSettleSeconds = settled.Sub(began).Seconds()
 	r.ScaleDownNodesRemoved = removed
 	r.ScaleDownEvictions = w.podsCreated() - createdBefore
 	r.ScaleDownCommands = int(counterTotal(t, s.metrics, disruptionDecisions) - commandsBefore)
-	r.ScaleDownWithinIntervals = r.ScaleDownSettleSeconds <= 10*scaleDisruptionInterval.Seconds()
+	r.ScaleDownWithinIntervals = r.ScaleDownSettleSeconds <= 10*p.disruptionInterval.Seconds()
 	r.ScaleDownPricePerHour = clusterPrice(t, w)
 	_, r.ScaleDownPlanPerHour = lowerBound(t, w, ns)
 	requireNoLeaks(t, s, w, want, r)
@@ -304,7 +306,7 @@ func churn(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, r
 		require.NoError(t, scaleDeployment(t, s, ns, shape.name, keep))
 	}
 	began := time.Now()
-	settled, _ := waitSettled(t, w, int(keep)*len(shapes), 15*time.Minute)
+	settled, _ := waitSettled(t, w, int(keep)*len(shapes), p.quiet(), 15*time.Minute)
 	r.ChurnSettleSeconds = settled.Sub(began).Seconds()
 	r.ChurnMaxPendingSeconds = w.takePendingFor().Seconds()
 	reportPending(t, w, from, r)
@@ -318,13 +320,10 @@ func scaleDeployment(t *testing.T, s *stack, ns, name string, replicas int32) er
 }
 
 // waitSettled waits until want pods run, none is pending or terminating, and the set of
-// NodeClaims and the node count have not changed for the quiet period; it returns the time of the
-// last change and how many nodes went since the call. The quiet period covers the first chance
-// consolidation has to act on a node emptied at the start (consolidateAfter, then a pass and its
-// validation delay) twice over.
-func waitSettled(t *testing.T, w *watcher, want int, timeout time.Duration) (time.Time, int) {
+// NodeClaims and the node count have not changed for the quiet period (scaleParams.quiet); it
+// returns the time of the last change and how many nodes went since the call.
+func waitSettled(t *testing.T, w *watcher, want int, quiet, timeout time.Duration) (time.Time, int) {
 	t.Helper()
-	quiet := 2 * (scaleConsolidateAfter + 2*scaleDisruptionInterval)
 	start := w.count()
 	last, lastChange := start, time.Now()
 	err := sampleUntil(t.Context(), w, timeout, func(c counts) bool {

@@ -72,10 +72,21 @@ type scaleParams struct {
 	// heapProfile is NAPKIT_SCALE_HEAP_PROFILE: a file the controller process's heap profile is
 	// written to at the end of the steady state (process mode only).
 	heapProfile string
+	// disruptionInterval and validationDelay are NAPKIT_SCALE_DISRUPTION_INTERVAL and
+	// NAPKIT_SCALE_VALIDATION_DELAY: the controller's Config.DisruptionInterval and
+	// Config.ValidationDelay (default scaleDisruptionInterval each).
+	disruptionInterval, validationDelay time.Duration
 	// compareBinary is NAPKIT_SCALE_COMPARE_BINARY (process mode): after the steady state the
 	// controller is restarted from this binary, then from the suite's, each measured idle again
 	// (compareRestarts): a before/after of a controller change on the same large cluster.
 	compareBinary string
+}
+
+// quiet is how long the NodeClaims and nodes must stay unchanged for the cluster to count as
+// settled: the first chance consolidation has to act on a node emptied at the start
+// (consolidateAfter, then a pass and its validation delay), twice over.
+func (p scaleParams) quiet() time.Duration {
+	return 2 * (scaleConsolidateAfter + p.disruptionInterval + p.validationDelay)
 }
 
 // deploymentsPerRun is the number of Deployments the pods come from.
@@ -85,7 +96,8 @@ func readScaleParams(t *testing.T) scaleParams {
 	t.Helper()
 	p := scaleParams{pods: 300, bootDelay: 5 * time.Second, steady: 20 * time.Second, churn: 45 * time.Second,
 		reportPath: os.Getenv("NAPKIT_SCALE_REPORT"), controllerLog: os.Getenv("NAPKIT_SCALE_CONTROLLER_LOG"),
-		phases: map[string]bool{"steady": true, "down": true, "churn": true}}
+		phases:             map[string]bool{"steady": true, "down": true, "churn": true},
+		disruptionInterval: scaleDisruptionInterval, validationDelay: scaleDisruptionInterval}
 	if v := os.Getenv("NAPKIT_SCALE_PHASES"); v != "" {
 		p.phases = map[string]bool{}
 		for _, name := range strings.Split(v, ",") {
@@ -175,7 +187,8 @@ func readScaleParams(t *testing.T) scaleParams {
 		env string
 		to  *time.Duration
 	}{{"NAPKIT_SCALE_BOOT_DELAY", &p.bootDelay}, {"NAPKIT_SCALE_VM_CREATE", &p.vmCreate}, {"NAPKIT_SCALE_STEADY", &p.steady},
-		{"NAPKIT_SCALE_CHURN", &p.churn}} {
+		{"NAPKIT_SCALE_CHURN", &p.churn}, {"NAPKIT_SCALE_DISRUPTION_INTERVAL", &p.disruptionInterval},
+		{"NAPKIT_SCALE_VALIDATION_DELAY", &p.validationDelay}} {
 		v := os.Getenv(d.env)
 		if v == "" {
 			continue
