@@ -87,6 +87,19 @@ func storedNomination(t *testing.T, e *testEnv, name string) string {
 	return pod.Status.NominatedNodeName
 }
 
+// registering sets the nomination policy and adds a launched claim default-1 whose node
+// aks-default-1 (4 cores, Ready) still has karpenter.sh/unregistered: what register is given.
+func (e *testEnv) registering(t *testing.T, policy NominatePolicy) (*corev1.Node, *api.NodeClaim) {
+	t.Helper()
+	e.c.cfg.NominatePods = policy
+	node := newNode("aks-default-1", testProviderID, isReady(), allocatable("4", "16Gi"),
+		tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute))
+	nc := testClaim("default-1", "default", testProviderID, launched())
+	e.addNode(t, node)
+	e.addClaim(t, nc)
+	return node, nc
+}
+
 // TestNominateBeforeUntaint: registration nominates the pending pods planned on the claim (or on
 // its node by name) to the node, and only then removes karpenter.sh/unregistered: the taint's
 // removal makes kube-scheduler try them, and a nomination written after a failed try would be
@@ -94,12 +107,7 @@ func storedNomination(t *testing.T, e *testEnv, name string) string {
 func TestNominateBeforeUntaint(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	e.c.cfg.NominatePods = NominateAll
-	node := newNode("aks-default-1", testProviderID, isReady(), allocatable("4", "16Gi"),
-		tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute))
-	nc := testClaim("default-1", "default", testProviderID, launched())
-	e.addNode(t, node)
-	e.addClaim(t, nc)
+	node, nc := e.registering(t, NominateAll)
 	e.storePod(t, newPod("a", pending()), newPod("b", pending()), newPod("c", boundTo("aks-other")),
 		newPod("d", pending()), newPod("e", pending(), nominatedTo("aks-default-1")))
 	e.c.planned.record("default-1", []string{"default/a", "default/c", "default/e"}, testNow)
@@ -150,12 +158,7 @@ func TestNominateOffWritesNothing(t *testing.T) {
 func TestNominateReplanned(t *testing.T) {
 	t.Parallel()
 	e := plannedEnv(t)
-	e.c.cfg.NominatePods = NominateReplanned
-	node := newNode("aks-default-1", testProviderID, isReady(), allocatable("4", "16Gi"),
-		tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute))
-	nc := testClaim("default-1", "default", testProviderID, launched())
-	e.addNode(t, node)
-	e.addClaim(t, nc)
+	node, nc := e.registering(t, NominateReplanned)
 	e.storePod(t, newPod("first", unschedulable()), newPod("again", unschedulable()))
 
 	// "again" was planned on a node that is gone: the hold releases it, and the next plan puts
