@@ -14,7 +14,6 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/napkit/napkit/api"
-	"github.com/napkit/napkit/provisioner"
 )
 
 // storePod puts the pod in the informer cache and in the fake API server (a patch needs it there).
@@ -165,8 +164,7 @@ func TestNominateReplanned(t *testing.T) {
 	// it on default-1 with "first".
 	e.c.planned.record("nowhere", []string{"default/again"}, testNow.Add(-time.Minute))
 	s := e.c.takeSnapshot()
-	in := s.ProvisionerInput(provisioner.Options{})
-	e.c.planned.hold(s.Snapshot, &in, 20*time.Second)
+	holdFresh(s, e.c.planned, 20*time.Second)
 	require.True(t, e.c.planned.wasReplanned("default/again"))
 	require.False(t, e.c.planned.wasReplanned("default/first"))
 	e.c.planned.record("default-1", []string{"default/first", "default/again"}, testNow)

@@ -7,8 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/napkit/napkit/provisioner"
 )
 
 // antiAffine gives the pod the label app=name and a required anti-affinity to pods selected by
@@ -72,8 +70,7 @@ func TestPlannedPodsReleaseAntiAffinity(t *testing.T) {
 				newPod("bound", tc.bound...))
 			e.c.planned.record("fresh", []string{"default/planned"}, testNow)
 			s := e.c.takeSnapshot()
-			in := s.ProvisionerInput(provisioner.Options{})
-			held, _ := e.c.planned.hold(s.Snapshot, &in, time.Minute)
+			in, held, _ := holdFresh(s, e.c.planned, time.Minute)
 
 			if tc.released {
 				assert.Zero(t, held)
@@ -96,8 +93,7 @@ func TestPlannedPodsAntiAffinityInFlight(t *testing.T) {
 	e.addPod(t, newPod("planned", unschedulable(), web), newPod("bound", web, boundTo("fresh")))
 	e.c.planned.record("flying", []string{"default/planned"}, testNow)
 	s := e.c.takeSnapshot()
-	in := s.ProvisionerInput(provisioner.Options{})
-	held, _ := e.c.planned.hold(s.Snapshot, &in, time.Minute)
+	in, held, _ := holdFresh(s, e.c.planned, time.Minute)
 	assert.Equal(t, 1, held)
 	assert.Equal(t, []string{"planned"}, podsOnTarget(t, in, "flying"))
 }

@@ -76,8 +76,7 @@ func TestPlannedPodsHold(t *testing.T) {
 			e.addPod(t, newPod("web", unschedulable()), newPod("other", unschedulable()))
 			e.c.planned.record(tc.target, []string{"default/web"}, testNow.Add(-tc.ago))
 			s := e.c.takeSnapshot()
-			in := s.ProvisionerInput(provisioner.Options{})
-			held, holding := e.c.planned.hold(s.Snapshot, &in, grace)
+			in, held, holding := holdFresh(s, e.c.planned, grace)
 
 			pending := mapSlice(in.Pods, func(p *corev1.Pod) string { return p.Name })
 			if tc.want == "" {
@@ -127,15 +126,13 @@ func TestPlannedPodsHoldUnseenClaim(t *testing.T) {
 			e.c.planned.recordCreated(tc.target, []string{"default/web"}, testNow.Add(-tc.ago))
 			s := e.c.takeSnapshot()
 			if tc.seenOnce {
-				in := s.ProvisionerInput(provisioner.Options{})
-				e.c.planned.hold(s.Snapshot, &in, grace)
+				holdFresh(s, e.c.planned, grace)
 				cached, ok, _ := e.c.inf.claims.GetIndexer().GetByKey("flying")
 				require.True(t, ok)
 				require.NoError(t, e.c.inf.claims.GetIndexer().Delete(cached))
 				s = e.c.takeSnapshot()
 			}
-			in := s.ProvisionerInput(provisioner.Options{})
-			held, _ := e.c.planned.hold(s.Snapshot, &in, grace)
+			in, held, _ := holdFresh(s, e.c.planned, grace)
 			pending := mapSlice(in.Pods, func(p *corev1.Pod) string { return p.Name })
 			if tc.held {
 				assert.Equal(t, 1, held)
@@ -174,14 +171,12 @@ func TestPlannedPodsForget(t *testing.T) {
 	e.addPod(t, newPod("bound", boundTo("fresh")), newPod("web", unschedulable()))
 	e.c.planned.record("flying", []string{"default/bound", "default/web", "default/deleted"}, testNow)
 	s := e.c.takeSnapshot()
-	in := s.ProvisionerInput(provisioner.Options{})
-	held, _ := e.c.planned.hold(s.Snapshot, &in, time.Minute)
+	in, held, _ := holdFresh(s, e.c.planned, time.Minute)
 	assert.Equal(t, 1, held)
 	assert.Equal(t, map[string]plannedPod{"default/web": {target: "flying", at: testNow}}, e.c.planned.where)
 	assert.Empty(t, e.c.planned.takeReleased(), "a pod no longer pending is forgotten, not released")
 
-	in = s.ProvisionerInput(provisioner.Options{})
-	held, _ = e.c.planned.hold(s.Snapshot, &in, -1)
+	in, held, _ = holdFresh(s, e.c.planned, -1)
 	assert.Zero(t, held)
 	assert.Len(t, in.Pods, 1, "planned afresh")
 	assert.Empty(t, e.c.planned.where)
@@ -196,20 +191,17 @@ func TestPlannedPodsRememberReplanned(t *testing.T) {
 	e.c.planned.record("old", []string{"default/web"}, testNow.Add(-time.Hour))
 	e.c.planned.record("flying", []string{"default/held"}, testNow)
 	s := e.c.takeSnapshot()
-	in := s.ProvisionerInput(provisioner.Options{})
-	e.c.planned.hold(s.Snapshot, &in, 20*time.Second)
+	holdFresh(s, e.c.planned, 20*time.Second)
 	assert.True(t, e.c.planned.wasReplanned("default/web"), "released: graceOver")
 	assert.False(t, e.c.planned.wasReplanned("default/held"), "still held")
 
 	e.c.planned.record("flying", []string{"default/web"}, testNow)
-	in = s.ProvisionerInput(provisioner.Options{})
-	e.c.planned.hold(s.Snapshot, &in, 20*time.Second)
+	holdFresh(s, e.c.planned, 20*time.Second)
 	assert.True(t, e.c.planned.wasReplanned("default/web"), "held on its second target, still marked")
 
 	e.addPod(t, newPod("web", boundTo("fresh")))
 	s = e.c.takeSnapshot()
-	in = s.ProvisionerInput(provisioner.Options{})
-	e.c.planned.hold(s.Snapshot, &in, 20*time.Second)
+	holdFresh(s, e.c.planned, 20*time.Second)
 	assert.False(t, e.c.planned.wasReplanned("default/web"), "bound: forgotten")
 	assert.Empty(t, e.c.planned.replanned)
 }
@@ -264,8 +256,7 @@ func TestPlannedPodsReleaseWhatNoLongerFits(t *testing.T) {
 	)
 	e.c.planned.record("full", []string{"default/first", "default/second"}, testNow)
 	s := e.c.takeSnapshot()
-	in := s.ProvisionerInput(provisioner.Options{})
-	held, holding := e.c.planned.hold(s.Snapshot, &in, time.Minute)
+	in, held, holding := holdFresh(s, e.c.planned, time.Minute)
 
 	assert.Equal(t, 1, held, "500m left: one of the two 400m pods")
 	assert.Equal(t, []string{"full"}, holding)
@@ -368,4 +359,12 @@ func BenchmarkPlannedPodsHoldAmongBound(b *testing.B) {
 			return nil
 		},
 	}.run(b)
+}
+
+// holdFresh builds the provisioner input from s, as a provisioning pass does, and holds the
+// planned pods on it: the input the provisioner would get, how many pods were held, and where.
+func holdFresh(s *clusterSnapshot, p *plannedPods, grace time.Duration) (provisioner.Input, int, []string) {
+	in := s.ProvisionerInput(provisioner.Options{})
+	held, holding := p.hold(s.Snapshot, &in, grace)
+	return in, held, holding
 }
