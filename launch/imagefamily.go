@@ -80,7 +80,7 @@ func RequestFor(ctx context.Context, opts RequestOptions) (*Request, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: NodeClaim %s: no instance type with an available offering its requirements allow", ErrInvalidRequest, opts.NodeClaim.Name)
 	}
-	gen := generator{opts: opts, in: imagefamilyInput(opts, mode), shapes: shapesOf(types)}
+	gen := generator{opts: opts, in: imagefamilyInput(opts, mode), types: types}
 	planned, err := gen.generate(first)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
@@ -226,21 +226,34 @@ func PodIPConfigurations(network api.ClusterNetwork, maxPods int32) int {
 	return int(maxPods) - 1
 }
 
-// generator runs imagefamily.Generate for one offering.
+// generator runs imagefamily.Generate for one offering. It keeps the claim's instance types (the
+// catalogue's, shared) and builds the shape of the one size it generates for: a request lives as
+// long as its launch, and a shape per allowed size (labels and three reservation lists each) held
+// by every launch in flight was most of the controller's heap in a 20,000-pod burst.
 type generator struct {
-	opts   RequestOptions
-	in     imagefamily.Input
-	shapes map[string]imagefamily.NodeShape
+	opts  RequestOptions
+	in    imagefamily.Input
+	types []*instancetype.InstanceType
 }
 
 func (g generator) generate(c Choice) (*imagefamily.Output, error) {
-	shape, ok := g.shapes[c.Candidate.SKU]
-	if !ok {
+	it := g.instanceType(c.Candidate.SKU)
+	if it == nil {
 		return nil, fmt.Errorf("instance type %s is not among the request's", c.Candidate.SKU)
 	}
 	in := g.in
-	in.Shape, in.Zone, in.CapacityType = shape, c.Offering.Zone, c.Offering.CapacityType
+	in.Shape, in.Zone, in.CapacityType = imagefamily.ShapeOf(it), c.Offering.Zone, c.Offering.CapacityType
 	return imagefamily.Generate(in)
+}
+
+// instanceType finds the request's instance type of that name; nil when it has none.
+func (g generator) instanceType(name string) *instancetype.InstanceType {
+	for _, it := range g.types {
+		if it != nil && it.SKU != nil && it.Name == name {
+			return it
+		}
+	}
+	return nil
 }
 
 // bootstrap is the request's BootstrapFunc.
@@ -259,17 +272,6 @@ func (g generator) bootstrap(ctx context.Context, c Choice) (Bootstrap, error) {
 		}
 	}
 	return BootstrapFrom(out, hydrated)
-}
-
-// shapesOf indexes the instance types' shapes by name.
-func shapesOf(types []*instancetype.InstanceType) map[string]imagefamily.NodeShape {
-	shapes := make(map[string]imagefamily.NodeShape, len(types))
-	for _, it := range types {
-		if it != nil && it.SKU != nil {
-			shapes[it.Name] = imagefamily.ShapeOf(it)
-		}
-	}
-	return shapes
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
