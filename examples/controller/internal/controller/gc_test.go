@@ -47,9 +47,7 @@ func BenchmarkGarbageOwnership(b *testing.B) {
 	gc := &askingCollector{}
 	for i := range 1000 {
 		name := fmt.Sprintf("default-%d", i)
-		u, err := ToUnstructured(benchClaimNamed(name))
-		require.NoError(b, err)
-		require.NoError(b, e.c.inf.claims.GetIndexer().Add(u))
+		require.NoError(b, e.c.inf.claims.GetIndexer().Add(cachedForm(b, benchClaimNamed(name))))
 		gc.names = append(gc.names, name)
 	}
 	b.ReportAllocs()

@@ -6,7 +6,6 @@ import (
 
 	"github.com/napkit/napkit/snapshot"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -100,12 +99,12 @@ func (c *Controller) onClaim(obj any) {
 	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
 	}
-	u, ok := obj.(*unstructured.Unstructured)
-	if !ok {
+	name := cachedClaimName(obj)
+	if name == "" {
 		return
 	}
-	c.claimQ.Add(u.GetName())
-	if id, _, _ := unstructured.NestedString(u.Object, "status", "providerID"); id != "" {
+	c.claimQ.Add(name)
+	if id := cachedClaimProviderID(obj); id != "" {
 		if node := c.nodeFor(id); node != nil {
 			c.nodeQ.Add(node.Name)
 		}

@@ -2,12 +2,14 @@ package controller
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -38,6 +40,9 @@ type testEnv struct {
 	c    *Controller
 	kube *kubefake.Clientset
 	dyn  *dynamicfake.FakeDynamicClient
+	// cachedJSON is each claim addClaim put in the cache, as JSON: the claims the cache holds are
+	// shared with every reader, and the test's end checks that none of them changed one.
+	cachedJSON map[*api.NodeClaim][]byte
 }
 
 func newTestEnv(t testing.TB) *testEnv {
@@ -61,11 +66,27 @@ func newTestEnv(t testing.TB) *testEnv {
 		state: newState(), planned: newPlannedPods(), reserved: newReservedClaims(), nominations: newPodNominations(), catalogues: newCatalogueCache(cfg.Catalogue, cfg.Offerings),
 		launchSlots: make(chan struct{}, cfg.MaxConcurrentLaunches),
 	}
+	e := &testEnv{c: c, kube: kube, dyn: dyn, cachedJSON: map[*api.NodeClaim][]byte{}}
 	t.Cleanup(func() {
 		c.claimQ.ShutDown()
 		c.nodeQ.ShutDown()
+		e.assertCachedClaimsUnchanged(t)
 	})
-	return &testEnv{c: c, kube: kube, dyn: dyn}
+	return e
+}
+
+// assertCachedClaimsUnchanged fails the test if code changed a claim it read from the cache.
+func (e *testEnv) assertCachedClaimsUnchanged(t testing.TB) {
+	t.Helper()
+	for _, obj := range e.c.inf.claims.GetStore().List() {
+		nc, ok := obj.(*api.NodeClaim)
+		if !ok || e.cachedJSON[nc] == nil {
+			continue
+		}
+		now, err := json.Marshal(nc)
+		require.NoError(t, err)
+		assert.JSONEq(t, string(e.cachedJSON[nc]), string(now), "cached NodeClaim %s was changed by a reader", nc.Name)
+	}
 }
 
 // addPod puts the pod in the informer cache.
@@ -93,8 +114,14 @@ func (e *testEnv) addClaim(t *testing.T, claims ...*api.NodeClaim) {
 		nc = deepCopyClaim(t, nc)
 		u, err := ToUnstructured(nc)
 		require.NoError(t, err)
-		require.NoError(t, e.c.inf.claims.GetIndexer().Add(u))
-		_, err = e.dyn.Resource(NodeClaimsGVR).Create(context.Background(), u.DeepCopy(), metav1.CreateOptions{})
+		cached := cachedForm(t, nc)
+		if typed, ok := cached.(*api.NodeClaim); ok {
+			data, err := json.Marshal(typed)
+			require.NoError(t, err)
+			e.cachedJSON[typed] = data
+		}
+		require.NoError(t, e.c.inf.claims.GetIndexer().Add(cached))
+		_, err = e.dyn.Resource(NodeClaimsGVR).Create(context.Background(), u, metav1.CreateOptions{})
 		require.NoError(t, err)
 	}
 }
@@ -115,6 +142,24 @@ func (e *testEnv) storedNode(t *testing.T, name string) *corev1.Node {
 	node, err := e.kube.CoreV1().Nodes().Get(context.Background(), name, metav1.GetOptions{})
 	require.NoError(t, err)
 	return node
+}
+
+// cachedForm is the claim as the claim informer's transform stores it.
+func cachedForm(t testing.TB, nc *api.NodeClaim) any {
+	t.Helper()
+	obj, err := cachedFormOf(nc)
+	require.NoError(t, err)
+	return obj
+}
+
+func cachedFormOf(nc *api.NodeClaim) (any, error) {
+	cp := *nc
+	claimTypeMeta(&cp)
+	u, err := ToUnstructured(&cp)
+	if err != nil {
+		return nil, err
+	}
+	return claimTransform(slog.New(slog.DiscardHandler))(u)
 }
 
 func deepCopyClaim(t testing.TB, nc *api.NodeClaim) *api.NodeClaim {

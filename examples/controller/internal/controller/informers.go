@@ -7,7 +7,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
@@ -40,8 +39,11 @@ func newInformers(cfg Config) (*informerSet, error) {
 	}
 	var errs []error
 	for _, inf := range s.all() {
-		errs = append(errs, inf.SetTransform(stripManagedFields))
+		if inf != s.claims {
+			errs = append(errs, inf.SetTransform(stripManagedFields))
+		}
 	}
+	errs = append(errs, s.claims.SetTransform(claimTransform(cfg.Logger)))
 	err := errors.Join(append(errs,
 		s.pods.AddIndexers(cache.Indexers{byNodeName: podNodeName}),
 		s.nodes.AddIndexers(cache.Indexers{byProviderID: nodeProviderID}),
@@ -107,11 +109,7 @@ func nodeProviderID(obj any) ([]string, error) {
 }
 
 func claimProviderID(obj any) ([]string, error) {
-	u, ok := obj.(*unstructured.Unstructured)
-	if !ok {
-		return nil, nil
-	}
-	if id, _, _ := unstructured.NestedString(u.Object, "status", "providerID"); id != "" {
+	if id := cachedClaimProviderID(obj); id != "" {
 		return []string{id}, nil
 	}
 	return nil, nil

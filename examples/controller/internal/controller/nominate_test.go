@@ -312,9 +312,7 @@ func nominationBench(b *testing.B, notNominated ...bool) (*testEnv, *api.NodeCla
 		}
 		nc := testClaim(name, "default", pid(name), opts...)
 		nc.Status.NodeName = nodeName
-		u, err := ToUnstructured(deepCopyClaim(b, nc))
-		require.NoError(b, err)
-		require.NoError(b, e.c.inf.claims.GetIndexer().Add(u))
+		require.NoError(b, e.c.inf.claims.GetIndexer().Add(cachedForm(b, nc)))
 		var planned []string
 		for j := range 10 {
 			opts := []podOpt{pending()}

@@ -40,9 +40,10 @@ func TestIndexFuncs(t *testing.T) {
 		{"node", nodeProviderID, newNode("n1", providerID1), []string{providerID1}},
 		{"node without provider ID", nodeProviderID, newNode("n1", ""), nil},
 		{"not a node", nodeProviderID, newPod("p"), nil},
-		{"claim", claimProviderID, claimU(providerID1), []string{providerID1}},
-		{"claim not launched", claimProviderID, claimU(""), nil},
-		{"typed claim (the cache holds unstructured ones)", claimProviderID, testClaim("c", "default", providerID1), nil},
+		{"claim (decoded, as the cache holds it)", claimProviderID, testClaim("c", "default", providerID1), []string{providerID1}},
+		{"claim not launched", claimProviderID, testClaim("c", "default", ""), nil},
+		{"undecodable claim (kept unstructured)", claimProviderID, claimU(providerID1), []string{providerID1}},
+		{"not a claim", claimProviderID, newNode("n1", providerID1), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

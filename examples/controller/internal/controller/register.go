@@ -111,9 +111,8 @@ func (c *Controller) register(ctx context.Context, nc *api.NodeClaim, node *core
 
 // awaitCachedClaim waits until the claim cache shows the claim gone or done, at most
 // Config.OwnWriteWait: a reconcile that returns before the cache has its own write is requeued
-// by the write's other events (the Node's update) and would act on the stale copy again. The
-// cached object is decoded only when the informer has replaced it, not at every poll (a decode is
-// a JSON round trip, and under a burst the cache lags for the whole wait).
+// by the write's other events (the Node's update) and would act on the stale copy again. done
+// reads the cached claim (shared: read only), and only when the informer has replaced it.
 func (c *Controller) awaitCachedClaim(ctx context.Context, name string, done func(*api.NodeClaim) bool) {
 	if c.cfg.OwnWriteWait <= 0 {
 		return
@@ -127,7 +126,7 @@ func (c *Controller) awaitCachedClaim(ctx context.Context, name string, done fun
 		}
 		if obj != looked {
 			looked = obj
-			if nc, err := FromUnstructured[api.NodeClaim](obj); err != nil || done(nc) {
+			if nc, ok := obj.(*api.NodeClaim); !ok || done(nc) {
 				return
 			}
 		}

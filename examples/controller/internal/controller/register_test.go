@@ -291,9 +291,8 @@ func TestRegisterAwaitsOwnWrite(t *testing.T) {
 			e.addClaim(t, nc)
 			if tt.cacheAfter > 0 {
 				time.AfterFunc(tt.cacheAfter, func() {
-					u, err := ToUnstructured(e.storedClaim(t, nc.Name))
-					if err == nil {
-						_ = e.c.inf.claims.GetIndexer().Update(u)
+					if obj, err := cachedFormOf(e.storedClaim(t, nc.Name)); err == nil {
+						_ = e.c.inf.claims.GetIndexer().Update(obj)
 					}
 				})
 			}

@@ -67,9 +67,10 @@ func (c *Controller) daemonSets() []*appsv1.DaemonSet {
 	return typed[appsv1.DaemonSet](c.inf.daemonSets.GetStore().List())
 }
 
-// claims decodes every cached NodeClaim, sorted by name; undecodable ones are logged and skipped.
+// claims are the cached NodeClaims (shared with the cache: read only), sorted by name; the
+// undecodable ones are left out (claimTransform logged them).
 func (c *Controller) claims() []*api.NodeClaim {
-	out := decodeAll[api.NodeClaim](c, c.inf.claims.GetStore().List())
+	out := typed[api.NodeClaim](c.inf.claims.GetStore().List())
 	slices.SortFunc(out, func(a, b *api.NodeClaim) int { return cmp.Compare(a.Name, b.Name) })
 	return out
 }
@@ -80,17 +81,32 @@ func (c *Controller) hasClaim(name string) bool {
 	return ok
 }
 
+// claim returns a copy of the cached NodeClaim, safe to change; nil when the cache has none (or
+// only an undecodable one).
 func (c *Controller) claim(name string) *api.NodeClaim {
-	return decodeKey[api.NodeClaim](c, c.inf.claims, name)
+	obj, ok, _ := c.inf.claims.GetStore().GetByKey(name)
+	if !ok {
+		return nil
+	}
+	nc, ok := obj.(*api.NodeClaim)
+	if !ok {
+		return nil
+	}
+	cp, err := copyClaim(nc)
+	if err != nil {
+		c.log.Warn("skipping a NodeClaim that does not copy", "nodeClaim", name, "error", err)
+		return nil
+	}
+	return cp
 }
 
-// claimFor finds the NodeClaim whose launched VM has providerID.
+// claimFor finds the NodeClaim whose launched VM has providerID (shared with the cache: read only).
 func (c *Controller) claimFor(providerID string) *api.NodeClaim {
 	if providerID == "" {
 		return nil
 	}
 	objs, _ := c.inf.claims.GetIndexer().ByIndex(byProviderID, providerID)
-	if claims := decodeAll[api.NodeClaim](c, objs); len(claims) > 0 {
+	if claims := typed[api.NodeClaim](objs); len(claims) > 0 {
 		return claims[0]
 	}
 	return nil
