@@ -16,12 +16,16 @@ const minSavings = 1e-9
 // consolidate runs multi-node, then single-node consolidation over the candidates in savings-ratio
 // order, unless the pass's earlier commands spent budget it needs (budgetStarved).
 func (p *pass) consolidate() error {
+	if p.in.Options.SkipUnderutilized {
+		return nil
+	}
 	var order []*candidate
 	for _, c := range consolidationOrder(p.cands) {
 		if p.consolidatable(c) {
 			order = append(order, c)
 		}
 	}
+	p.underutilizedBound = p.budgetBound(order)
 	if p.budgetStarved(order) {
 		return nil
 	}
@@ -61,6 +65,23 @@ func (p *pass) budgetStarved(order []*candidate) bool {
 	}
 	for pool, n := range want {
 		if min(n, p.startAllowed[pool]) > p.budgets.allowed(pool, ReasonUnderutilized) {
+			return true
+		}
+	}
+	return false
+}
+
+// budgetBound reports whether some pool has more available candidates than its Underutilized
+// budget allows now.
+func (p *pass) budgetBound(order []*candidate) bool {
+	want := map[string]int{}
+	for _, c := range order {
+		if p.available(c) {
+			want[c.pool.Name]++
+		}
+	}
+	for pool, n := range want {
+		if n > p.budgets.allowed(pool, ReasonUnderutilized) {
 			return true
 		}
 	}

@@ -70,7 +70,7 @@ func (p *pass) plan(skipped []Blocked, elapsed time.Duration) *Plan {
 	sortCommands(cmds)
 	pl := &Plan{Kind: PlanKind, Commands: cmds, Deferred: p.deferredLeft(), Blocked: p.blocked(skipped)}
 	pl.Stats = Stats{Nodes: len(p.in.Nodes), Candidates: len(p.cands), Simulations: p.simulations,
-		DecideMillis: elapsed.Milliseconds()}
+		DecideMillis: elapsed.Milliseconds(), UnderutilizedBudgetBound: p.underutilizedBound}
 	for _, c := range cmds {
 		pl.Stats.SavingsPerHour += c.SavingsPerHour
 		pl.Stats.Evictions += len(c.Moves)

@@ -62,5 +62,6 @@ func (p *pass) withFloor() (*pass, error) {
 	}
 	q.commit(*p.floor)
 	q.simulations += p.simulations
+	q.underutilizedBound = p.underutilizedBound
 	return q, nil
 }

@@ -70,6 +70,8 @@ type pass struct {
 	notDestKey [2]int
 	// startAllowed is each pool's Underutilized budget before the pass's first command.
 	startAllowed map[string]int
+	// underutilizedBound is Stats.UnderutilizedBudgetBound.
+	underutilizedBound bool
 	// floor is Karpenter's command when it saves more than the consolidation commands found
 	// (see karpenter.go); Decide then redoes the pass with it.
 	floor *draft

@@ -104,6 +104,13 @@ type Options struct {
 	MinReplaceSavings float64
 	// Provisioner tunes the scheduling simulations (seed, preference policy, time budget).
 	Provisioner provisioner.Options
+	// SkipUnderutilized leaves out the Underutilized method (multi- and single-node consolidation,
+	// a pass's costliest part). A caller sets it while nothing that could make a consolidation
+	// possible has changed since a pass that found none and was not held back by a budget
+	// (Stats.UnderutilizedBudgetBound), as Karpenter's consolidation methods skip their work while
+	// the cluster is marked consolidated (its cluster state's ConsolidationState, looked at again
+	// at least every 5 minutes). Expiration, emptiness and drift run as always.
+	SkipUnderutilized bool `json:"-"`
 	// Stop, when closed, ends Decide or Validate before their next scheduling simulation with an
 	// error wrapping ErrStopped: a pass over thousands of nodes takes seconds, and a controller
 	// shutting down (its context's Done channel) must not wait for it. It is read, never
@@ -227,4 +234,10 @@ type Stats struct {
 	EvictionsPerDollar float64 `json:"evictionsPerDollar"`
 	// DecideMillis is the only field that differs between runs on the same input.
 	DecideMillis int64 `json:"decideMillis"`
+	// UnderutilizedBudgetBound reports that a pool's Underutilized budget allowed fewer nodes than
+	// it had consolidation candidates, so the method did not weigh every candidate: a pass that
+	// found nothing then does not show that the next one would find nothing (Karpenter does not
+	// mark the cluster consolidated then). Not in the JSON: it is for a caller's
+	// Options.SkipUnderutilized.
+	UnderutilizedBudgetBound bool `json:"-"`
 }
