@@ -106,6 +106,10 @@ type Config struct {
 	// started nothing waits before the next (10 s, Karpenter's polling period); it waits less when
 	// a node may become a candidate or a disrupted node is gone (idleWait).
 	DisruptionInterval time.Duration
+	// ConsolidatedRecheck is how long a disruption pass that found nothing to consolidate is
+	// trusted while nothing changes (consolidatedMemo): 0 is DefaultConsolidatedRecheck, negative
+	// re-decides every pass.
+	ConsolidatedRecheck time.Duration
 	// ValidationDelay is how long a disruption command waits before it is re-decided and, if still
 	// proposed, executed (15 s, Karpenter's commandValidationDelay).
 	ValidationDelay time.Duration
@@ -178,6 +182,7 @@ func (c Config) withDefaults() Config {
 	defaultDuration(&c.PlannedPodGrace, max(2*c.BatchMax, 10*time.Second))
 	defaultDuration(&c.DisruptionInterval, 10*time.Second)
 	defaultDuration(&c.ValidationDelay, 15*time.Second)
+	defaultDuration(&c.ConsolidatedRecheck, DefaultConsolidatedRecheck)
 	defaultDuration(&c.ReplacementTimeout, 10*time.Minute)
 	defaultDuration(&c.RegistrationTimeout, 15*time.Minute)
 	defaultDuration(&c.OwnWriteWait, time.Second)

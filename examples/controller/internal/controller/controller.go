@@ -41,6 +41,9 @@ type Controller struct {
 	// commands are the disruption commands under way (start); the disruption loop waits for them
 	// before it returns.
 	commands sync.WaitGroup
+	// consolidated lets disruption passes skip the Underutilized method while nothing changed
+	// (consolidated.go).
+	consolidated consolidatedMemo
 }
 
 // New checks cfg, fills its defaults and builds the controller; nothing runs until Run.

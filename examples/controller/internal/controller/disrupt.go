@@ -103,14 +103,21 @@ func (c *Controller) disrupt(ctx context.Context, carried *consolidation.Plan, a
 // decide is a pass's own decision on a fresh snapshot, made ahead of the deletes under way, the
 // chain of the passes after it (decideChain) and the snapshot's wakeAt.
 func (c *Controller) decide(ctx context.Context, ahead *deletesAhead) (*consolidation.Plan, []*consolidation.Plan, time.Time, error) {
+	changes := c.consolidated.seen()
 	s := c.takeSnapshot()
 	c.updateConsolidatable(ctx, s)
 	wake := c.wakeAt(s)
 	in := c.consolidationInput(ctx, s)
 	ahead.mark(&in, c.state.isDisrupting)
+	in.Options.SkipUnderutilized = ahead == nil && c.consolidated.holds(changes, s.Now)
 	plan, err := consolidation.Decide(in)
 	if err != nil {
 		return nil, nil, wake, fmt.Errorf("decide: %w", err)
+	}
+	if in.Options.SkipUnderutilized {
+		c.log.Debug("consolidation skipped: nothing changed since a pass that found none")
+	} else if ahead == nil {
+		c.consolidated.record(changes, plan, s.Now, wake, c.cfg.ConsolidatedRecheck)
 	}
 	c.markUnneeded(ctx, in, plan, wake)
 	var chain []*consolidation.Plan

@@ -19,8 +19,17 @@ func (c *Controller) addHandlers() error {
 		DeleteFunc: func(obj any) { c.onPodGone(obj) },
 	})
 	_, errNodes := c.inf.nodes.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.onNode,
-		UpdateFunc: func(_, obj any) { c.onNode(obj) },
+		AddFunc: func(obj any) {
+			c.consolidated.changed()
+			c.onNode(obj)
+		},
+		UpdateFunc: func(oldObj, obj any) {
+			old, _ := oldObj.(*corev1.Node)
+			if node, _ := obj.(*corev1.Node); nodeChangeMatters(old, node) {
+				c.consolidated.changed()
+			}
+			c.onNode(obj)
+		},
 		DeleteFunc: c.onNodeGone,
 	})
 	_, errClaims := c.inf.claims.AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -28,7 +37,7 @@ func (c *Controller) addHandlers() error {
 		UpdateFunc: func(_, obj any) { c.onClaim(obj) },
 		DeleteFunc: c.onClaim,
 	})
-	if err := errors.Join(errPods, errNodes, errClaims); err != nil {
+	if err := errors.Join(errPods, errNodes, errClaims, c.addConsolidatedHandlers()); err != nil {
 		return fmt.Errorf("informer handlers: %w", err)
 	}
 	return nil
@@ -50,6 +59,7 @@ func (c *Controller) onPod(oldObj, obj any) {
 	finished := old != nil && !snapshot.Terminal(old) && snapshot.Terminal(pod)
 	if bound || finished {
 		c.state.podEvent(pod.Spec.NodeName, c.now())
+		c.consolidated.changed()
 	}
 	if pod.DeletionTimestamp != nil {
 		c.nodeQ.Add(pod.Spec.NodeName) // a draining node may be done
@@ -65,6 +75,7 @@ func (c *Controller) onPodGone(obj any) {
 		return
 	}
 	c.state.forgetPod(pod.UID)
+	c.consolidated.changed()
 	if pod.Spec.NodeName != "" {
 		c.state.podEvent(pod.Spec.NodeName, c.now())
 		c.nodeQ.Add(pod.Spec.NodeName)
@@ -86,6 +97,7 @@ func (c *Controller) onNode(obj any) {
 }
 
 func (c *Controller) onNodeGone(obj any) {
+	c.consolidated.changed()
 	c.onNode(obj)
 	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
@@ -96,6 +108,7 @@ func (c *Controller) onNodeGone(obj any) {
 }
 
 func (c *Controller) onClaim(obj any) {
+	c.consolidated.changed()
 	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
 	}

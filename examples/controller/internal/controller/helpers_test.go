@@ -53,7 +53,10 @@ func newTestEnv(t testing.TB) *testEnv {
 		Kube: kube, Dynamic: dyn, Clock: func() time.Time { return testNow },
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Seed: 7,
 		OwnWriteWait: -1, // the tests' caches see a write only when a test puts it there
-		Catalogue:    func(*api.AKSNodeClass) (*instancetype.Catalogue, error) { return &instancetype.Catalogue{}, nil },
+		// the tests put objects in the caches without the informers' handlers, which would mark
+		// the changes: every pass decides in full (consolidated_test.go tests the memo)
+		ConsolidatedRecheck: -1,
+		Catalogue:           func(*api.AKSNodeClass) (*instancetype.Catalogue, error) { return &instancetype.Catalogue{}, nil },
 	}.withDefaults()
 	inf, err := newInformers(cfg)
 	require.NoError(t, err)
