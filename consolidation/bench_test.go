@@ -207,6 +207,16 @@ func BenchmarkDecide(b *testing.B) {
 	}
 }
 
+// BenchmarkDecideSkipUnderutilized is BenchmarkDecide's 2,000-node pass with the Underutilized
+// method skipped (Options.SkipUnderutilized): what a controller's pass costs while its
+// "consolidated" mark holds. Compare with BenchmarkDecide/nodes=2000 in the same run.
+func BenchmarkDecideSkipUnderutilized(b *testing.B) {
+	in := benchCluster{nodes: 2000, pools: 2, seed: 7}.build(b)
+	in.Options.SkipUnderutilized = true
+	plan := decideLoop(b, in)
+	b.ReportMetric(float64(plan.Stats.Simulations), "sims")
+}
+
 // BenchmarkValidate measures validating a whole Decide pass's Empty and Underutilized commands
 // on the same synthetic clusters (what the controller runs after each validation delay, in place
 // of a second Decide).
