@@ -45,14 +45,20 @@ func claimTransform(log *slog.Logger) cache.TransformFunc {
 }
 
 // internClaim shares the strings every claim repeats: requirement keys and values (the instance
-// type names) and labels.
+// type names) and labels. The value lists are copied to their length: the JSON decoder grew them
+// by doubling, up to 1,024 entries' room for Karpenter's 600.
 func internClaim(nc *api.NodeClaim) {
 	for i := range nc.Spec.Requirements {
 		r := &nc.Spec.Requirements[i]
 		r.Key = intern(r.Key)
-		for j, v := range r.Values {
-			r.Values[j] = intern(v)
+		if r.Values == nil {
+			continue
 		}
+		values := make([]string, len(r.Values))
+		for j, v := range r.Values {
+			values[j] = intern(v)
+		}
+		r.Values = values
 	}
 	if len(nc.Labels) > 0 {
 		labels := make(map[string]string, len(nc.Labels))
