@@ -87,7 +87,9 @@ func TestNodeChangeMatters(t *testing.T) {
 			}
 		}, false},
 		{"label", func(n *corev1.Node) { n.Labels["team"] = "a" }, true},
-		{"taint", func(n *corev1.Node) { n.Spec.Taints = append(n.Spec.Taints, corev1.Taint{Key: "k", Effect: corev1.TaintEffectNoSchedule}) }, true},
+		{"taint", func(n *corev1.Node) {
+			n.Spec.Taints = append(n.Spec.Taints, corev1.Taint{Key: "k", Effect: corev1.TaintEffectNoSchedule})
+		}, true},
 		{"cordon", func(n *corev1.Node) { n.Spec.Unschedulable = true }, true},
 		{"allocatable", func(n *corev1.Node) { n.Status.Allocatable[corev1.ResourceCPU] = resource.MustParse("3") }, true},
 		{"not ready", func(n *corev1.Node) { n.Status.Conditions[0].Status = corev1.ConditionFalse }, true},
