@@ -71,17 +71,36 @@ func (p *pass) budgetStarved(order []*candidate) bool {
 	return false
 }
 
-// budgetBound reports whether some pool has more available candidates than its Underutilized
-// budget allows now.
+// budgetBound reports whether a budget kept the method from weighing candidates in a way a later
+// pass over the same cluster might not: a pool whose Underutilized budget allows none of its
+// available candidates, or fewer than them under a budget with a schedule (which opens and closes
+// with time, not with an event), or earlier commands of the pass starving it (budgetStarved). A
+// pass that finds nothing with a budget of at least one has weighed every candidate alone and
+// every set the budget permits, and a later pass finds the same until the cluster or the budget
+// changes. (Karpenter's multi-node consolidation counts any candidate past the budget, so its
+// cluster is seldom marked consolidated once it has more candidates than its budget allows.)
 func (p *pass) budgetBound(order []*candidate) bool {
 	want := map[string]int{}
+	scheduled := map[string]bool{}
 	for _, c := range order {
 		if p.available(c) {
 			want[c.pool.Name]++
+			scheduled[c.pool.Name] = hasScheduledBudget(c.pool)
 		}
 	}
 	for pool, n := range want {
-		if n > p.budgets.allowed(pool, ReasonUnderutilized) {
+		allowed := p.budgets.allowed(pool, ReasonUnderutilized)
+		if allowed == 0 || (allowed < n && scheduled[pool]) {
+			return true
+		}
+	}
+	return p.budgetStarved(order)
+}
+
+// hasScheduledBudget reports whether one of the pool's budgets is active only on a schedule.
+func hasScheduledBudget(pool *api.NodePool) bool {
+	for _, b := range pool.Spec.Disruption.Budgets {
+		if b.Schedule != nil {
 			return true
 		}
 	}

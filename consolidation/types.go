@@ -234,10 +234,10 @@ type Stats struct {
 	EvictionsPerDollar float64 `json:"evictionsPerDollar"`
 	// DecideMillis is the only field that differs between runs on the same input.
 	DecideMillis int64 `json:"decideMillis"`
-	// UnderutilizedBudgetBound reports that a pool's Underutilized budget allowed fewer nodes than
-	// it had consolidation candidates, so the method did not weigh every candidate: a pass that
-	// found nothing then does not show that the next one would find nothing (Karpenter does not
-	// mark the cluster consolidated then). Not in the JSON: it is for a caller's
-	// Options.SkipUnderutilized.
+	// UnderutilizedBudgetBound reports that a budget kept the Underutilized method from weighing
+	// the candidates as a later pass might: a pool's budget allowed none of them, or fewer under a
+	// budget with a schedule, or the pass's earlier commands spent what it needed. A pass that
+	// found nothing then does not show that the next one would find nothing. Not in the JSON: it
+	// is for a caller's Options.SkipUnderutilized.
 	UnderutilizedBudgetBound bool `json:"-"`
 }

@@ -22,7 +22,8 @@ import (
 const DefaultConsolidatedRecheck = 5 * time.Minute
 
 // consolidatedMemo is Karpenter's "consolidated" mark: after a disruption pass whose Underutilized
-// method found nothing, and weighed every candidate (no budget held one back), the next passes
+// method found nothing, and weighed every candidate (consolidation.Stats.UnderutilizedBudgetBound
+// false; napkit's test, narrower than Karpenter's, see there), the next passes
 // skip that method (consolidation.Options.SkipUnderutilized), the costliest part of a pass, until
 // something changes that could make a consolidation possible: a Node or NodeClaim added, removed
 // or changed (a Node's status heartbeat is not a change), a pod bound, finished or deleted, a
@@ -62,13 +63,13 @@ func (m *consolidatedMemo) holds(changes uint64, now time.Time) bool {
 }
 
 // record keeps what a full decision (not skipping) found: a mark when its plan has no
-// Underutilized command and no budget held a candidate back, valid for recheck or until wake
+// Underutilized command, none deferred for a PDB, and no budget held a candidate back, valid for recheck or until wake
 // (the earliest a node of its snapshot may become a candidate), whichever is sooner; otherwise no
 // mark.
 func (m *consolidatedMemo) record(changes uint64, plan *consolidation.Plan, now, wake time.Time, recheck time.Duration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.marked = recheck > 0 && !plan.Stats.UnderutilizedBudgetBound && !slices.ContainsFunc(plan.Commands, func(c consolidation.Command) bool {
+	m.marked = recheck > 0 && !plan.Stats.UnderutilizedBudgetBound && len(plan.Deferred) == 0 && !slices.ContainsFunc(plan.Commands, func(c consolidation.Command) bool {
 		return c.Reason == consolidation.ReasonUnderutilized
 	})
 	m.at, m.until = changes, now.Add(recheck)

@@ -22,6 +22,7 @@ func TestConsolidatedMemo(t *testing.T) {
 	bound := &consolidation.Plan{Stats: consolidation.Stats{UnderutilizedBudgetBound: true}}
 	found := &consolidation.Plan{Commands: []consolidation.Command{{Reason: consolidation.ReasonUnderutilized}}}
 	drift := &consolidation.Plan{Commands: []consolidation.Command{{Reason: consolidation.ReasonDrifted}}}
+	deferred := &consolidation.Plan{Deferred: []consolidation.Deferred{{}}}
 	now := testNow
 	tests := []struct {
 		name    string
@@ -40,6 +41,7 @@ func TestConsolidatedMemo(t *testing.T) {
 		{name: "a node may be a candidate now", plan: nothing, wake: now.Add(10 * time.Second), recheck: time.Minute, at: now.Add(10 * time.Second)},
 		{name: "a budget held a candidate back", plan: bound, recheck: time.Minute, at: now.Add(time.Second)},
 		{name: "a consolidation was found", plan: found, recheck: time.Minute, at: now.Add(time.Second)},
+		{name: "a consolidation waits for a PDB", plan: deferred, recheck: time.Minute, at: now.Add(time.Second)},
 		{name: "memo off", plan: nothing, recheck: -1, at: now.Add(time.Second)},
 	}
 	for _, tt := range tests {
