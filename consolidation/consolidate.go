@@ -1,6 +1,8 @@
 package consolidation
 
 import (
+	"slices"
+
 	"github.com/napkit/napkit/api"
 )
 
@@ -25,8 +27,10 @@ func (p *pass) consolidate() error {
 			order = append(order, c)
 		}
 	}
-	p.underutilizedBound = p.budgetBound(order)
-	if p.budgetStarved(order) {
+	want := p.availableByPool(order)
+	starved := p.budgetStarved(want)
+	p.underutilizedBound = starved || p.budgetBound(order, want)
+	if starved {
 		return nil
 	}
 	floor, err := p.karpenterDraft(order)
@@ -56,13 +60,7 @@ func (p *pass) consolidate() error {
 // short by the budget: a multi-node set that could not take the starved pool's nodes, and that
 // moves pods onto them instead, leaves them less to gain later (they are then recipients, inside
 // consolidateAfter, or their pool smaller and its percentage budget with it).
-func (p *pass) budgetStarved(order []*candidate) bool {
-	want := map[string]int{}
-	for _, c := range order {
-		if p.available(c) {
-			want[c.pool.Name]++
-		}
-	}
+func (p *pass) budgetStarved(want map[string]int) bool {
 	for pool, n := range want {
 		if min(n, p.startAllowed[pool]) > p.budgets.allowed(pool, ReasonUnderutilized) {
 			return true
@@ -71,40 +69,40 @@ func (p *pass) budgetStarved(order []*candidate) bool {
 	return false
 }
 
-// budgetBound reports whether a budget kept the method from weighing candidates in a way a later
-// pass over the same cluster might not: a pool whose Underutilized budget allows none of its
-// available candidates, or fewer than them under a budget with a schedule (which opens and closes
-// with time, not with an event), or earlier commands of the pass starving it (budgetStarved). A
-// pass that finds nothing with a budget of at least one has weighed every candidate alone and
-// every set the budget permits, and a later pass finds the same until the cluster or the budget
-// changes. (Karpenter's multi-node consolidation counts any candidate past the budget, so its
-// cluster is seldom marked consolidated once it has more candidates than its budget allows.)
-func (p *pass) budgetBound(order []*candidate) bool {
+// availableByPool counts the available candidates of order by pool.
+func (p *pass) availableByPool(order []*candidate) map[string]int {
 	want := map[string]int{}
-	scheduled := map[string]bool{}
 	for _, c := range order {
 		if p.available(c) {
 			want[c.pool.Name]++
-			scheduled[c.pool.Name] = hasScheduledBudget(c.pool)
 		}
 	}
-	for pool, n := range want {
-		allowed := p.budgets.allowed(pool, ReasonUnderutilized)
-		if allowed == 0 || (allowed < n && scheduled[pool]) {
-			return true
-		}
-	}
-	return p.budgetStarved(order)
+	return want
 }
 
-// hasScheduledBudget reports whether one of the pool's budgets is active only on a schedule.
-func hasScheduledBudget(pool *api.NodePool) bool {
-	for _, b := range pool.Spec.Disruption.Budgets {
-		if b.Schedule != nil {
+// budgetBound reports whether a budget kept the method from weighing the candidates (want, by
+// pool) in a way a later pass over the same cluster might not: a pool whose Underutilized budget
+// allows none of them, or fewer than them under a budget with a schedule (which opens and closes
+// with time, not with an event); a pass starved by its earlier commands (budgetStarved) is bound
+// too. A pass that finds nothing with a budget of at least one has weighed every candidate alone
+// and every set the budget permits, and a later pass finds the same until the cluster or the
+// budget changes. (Karpenter's multi-node consolidation counts any candidate past the budget, so
+// its cluster is seldom marked consolidated once it has more candidates than its budget allows.)
+func (p *pass) budgetBound(order []*candidate, want map[string]int) bool {
+	for pool, n := range want {
+		allowed := p.budgets.allowed(pool, ReasonUnderutilized)
+		if allowed == 0 || (allowed < n && hasScheduledBudget(pool, order)) {
 			return true
 		}
 	}
 	return false
+}
+
+// hasScheduledBudget reports whether one of the named pool's budgets (read from its first
+// candidate in order) is active only on a schedule.
+func hasScheduledBudget(pool string, order []*candidate) bool {
+	i := slices.IndexFunc(order, func(c *candidate) bool { return c.pool.Name == pool })
+	return i >= 0 && slices.ContainsFunc(order[i].pool.Spec.Disruption.Budgets, func(b api.Budget) bool { return b.Schedule != nil })
 }
 
 // consolidatable is the consolidation methods' filter: a pool policy that allows it, past

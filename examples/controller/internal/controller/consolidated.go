@@ -2,7 +2,6 @@ package controller
 
 import (
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"sync"
@@ -63,9 +62,9 @@ func (m *consolidatedMemo) holds(changes uint64, now time.Time) bool {
 }
 
 // record keeps what a full decision (not skipping) found: a mark when its plan has no
-// Underutilized command, none deferred for a PDB, and no budget held a candidate back, valid for recheck or until wake
-// (the earliest a node of its snapshot may become a candidate), whichever is sooner; otherwise no
-// mark.
+// Underutilized command, none deferred for a PDB, and no budget held a candidate back, valid for
+// recheck or until wake (the earliest a node of its snapshot may become a candidate), whichever
+// is sooner; otherwise no mark.
 func (m *consolidatedMemo) record(changes uint64, plan *consolidation.Plan, now, wake time.Time, recheck time.Duration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -90,10 +89,7 @@ func (c *Controller) addConsolidatedHandlers() error {
 		_, err := inf.AddEventHandler(mark)
 		errs = append(errs, err)
 	}
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("informer handlers: %w", err)
-	}
-	return nil
+	return errors.Join(errs...) // addHandlers wraps it
 }
 
 // nodeChangeMatters reports whether a Node update may make a consolidation possible: anything but

@@ -167,12 +167,9 @@ func cachedFormOf(nc *api.NodeClaim) (any, error) {
 
 func deepCopyClaim(t testing.TB, nc *api.NodeClaim) *api.NodeClaim {
 	t.Helper()
-	cp := *nc // TypeMeta is a value: setting it leaves nc alone
-	claimTypeMeta(&cp)
-	u, err := ToUnstructured(&cp)
+	out, err := copyClaim(nc)
 	require.NoError(t, err)
-	out, err := FromUnstructured[api.NodeClaim](u)
-	require.NoError(t, err)
+	claimTypeMeta(out)
 	return out
 }
 

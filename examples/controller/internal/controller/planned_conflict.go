@@ -18,10 +18,9 @@ import (
 // kube-scheduler had already placed the sibling, and their NodeClaims came that much later (every
 // 1,000-pod scale run made claims for them ~67 s after its first plan; with this check none did,
 // though the scale-up's end did not move measurably: docs/benchmarks.md, thirteenth session).
-// An in-flight claim's node holds no pod yet, so it
-// conflicts with nothing; only the pods bound on the node count (held pods are not bound), and a
-// term whose namespaces need a namespace selector's labels is not decided here (the grace
-// covers it).
+// An in-flight claim's node holds no pod yet, so it conflicts with nothing; only the pods bound on
+// the node count (held pods are not bound), and a term whose namespaces need a namespace
+// selector's labels is not decided here (the grace covers it).
 func (h *holdPass) conflicts(t heldTarget, pod *corev1.Pod) bool {
 	if t.inFlight >= 0 {
 		return false
