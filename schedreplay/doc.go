@@ -32,10 +32,19 @@
 //     normalized to 100 * (max + min - score) / max), with the system defaults (hostname maxSkew 3,
 //     zone maxSkew 5) for a pod that has a controller and no constraints of its own.
 //
+// Nominated pods (Node.Nominated: status.nominatedNodeName, as kube-scheduler v1.37 treats it,
+// nominate.go): their requests and required anti-affinity count on their node for every pod of
+// no higher priority until they are placed, and each goes to its node first when its turn comes.
+// [NominationsFor] uses that to pick the few pods worth nominating: the ones the replays strand,
+// nominated to the node a plan chose, round after round until no replay strands a pod.
+//
 // Left out, so the prediction is an estimate: preferred node and pod affinities and
 // PreferNoSchedule taints (the pods of a burst usually have none, and equal scores do not move
 // the choice), ImageLocality (new nodes hold no images), namespaceSelector and matchLabelKeys,
-// the random choice among equal best scores (Replay takes the first node in the caller's order),
 // percentageOfNodesToScore (above 100 nodes kube-scheduler scores only part of the feasible
-// nodes), and the order in which nodes appear (Replay sees them all from the start).
+// nodes), the order in which nodes appear (Replay sees them all from the start), and nominated
+// pods' affinities and spreads. kube-scheduler picks at random among equal best scores and its
+// queue follows creation only roughly: Replay takes the first node of a tie and the caller's
+// order, [ReplayWith] draws ties and jitters the queue (Options), so a caller can look at several
+// outcomes.
 package schedreplay

@@ -12,13 +12,18 @@ func (st *state) feasible(pc *podCtx) []int {
 	out := st.feasibleBuf[:0]
 	defer func() { st.feasibleBuf = out[:0] }()
 	for i := range st.nodes {
-		ns := &st.nodes[i]
-		if ns.fits(pc) && provisioner.Tolerates(pc.pod.Spec.Tolerations, ns.taints) && pc.selects(ns.labels) &&
-			st.podAffinityOK(pc, i) && st.spreadOK(pc, i, mins) {
+		if st.passes(pc, i, mins) {
 			out = append(out, i)
 		}
 	}
 	return out
+}
+
+// passes reports whether node i passes every filter for the pod, the pods nominated to it counted.
+func (st *state) passes(pc *podCtx, i int, mins []int) bool {
+	ns := &st.nodes[i]
+	return st.fitsNominated(pc, i) && provisioner.Tolerates(pc.pod.Spec.Tolerations, ns.taints) && pc.selects(ns.labels) &&
+		st.podAffinityOK(pc, i) && st.nominatedAntiOK(pc, i) && st.spreadOK(pc, i, mins)
 }
 
 // selects is NodeAffinity's filter: the nodeSelector and one of the required terms.

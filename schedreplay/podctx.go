@@ -33,6 +33,7 @@ type podCtx struct {
 	nodeSel        labels.Selector   // nodeSelector; nil: any node
 	nodeTerms      []labels.Selector // required node affinity, ORed; nil: any node
 	anti           []termView
+	antiTerms      []term // anti's terms, for the pods nominated to a node (nominatedAntiOK)
 	affinity       []termView
 	// affinityFirst: no placed pod matches the affinity terms and the pod matches them itself, so
 	// the first pod of a self-affine group may go anywhere (InterPodAffinity's special case).
@@ -77,6 +78,7 @@ func (st *state) podContext(pod *corev1.Pod) (*podCtx, error) {
 		return nil, err
 	}
 	pc.affinityFirst = len(affinity) > 0
+	pc.antiTerms = anti
 	for _, t := range anti {
 		pc.anti = append(pc.anti, t.view(st))
 	}

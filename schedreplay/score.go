@@ -14,18 +14,27 @@ const (
 	maxNodeScore   = 100
 )
 
-// best is the feasible node with the highest weighted score; the first on a tie.
+// best is the feasible node with the highest weighted score; on a tie the first, or one drawn
+// from st.rand.
 func (st *state) best(pc *podCtx, feasible []int) int {
 	spreadScores := st.spreadScores(pc, feasible)
-	best, bestScore := -1, int64(math.MinInt64)
+	best, bestScore, ties := -1, int64(math.MinInt64), 0
 	for k, i := range feasible {
 		ns := &st.nodes[i]
 		s := weightFit*leastAllocated(ns, pc) + weightBalanced*balanced(ns, pc)
 		if spreadScores != nil {
 			s += weightSpread * spreadScores[k]
 		}
-		if s > bestScore {
-			best, bestScore = i, s
+		switch {
+		case s > bestScore:
+			best, bestScore, ties = i, s, 1
+		case s == bestScore && st.rand != nil:
+			// kube-scheduler's selectHost: each of the equal best nodes with the same chance
+			// (reservoir sampling, pkg/scheduler/schedule_one.go).
+			ties++
+			if st.rand.IntN(ties) == 0 {
+				best = i
+			}
 		}
 	}
 	return best

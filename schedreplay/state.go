@@ -1,6 +1,7 @@
 package schedreplay
 
 import (
+	"math/rand/v2"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
@@ -43,6 +44,12 @@ type state struct {
 	byKey map[string]*domainIndex
 	// feasibleBuf is reused by every attempt's list of feasible nodes.
 	feasibleBuf []int
+	// nominated are, per node, the pods nominated to it and not placed yet; nominatedTo is each
+	// such pod's node, by "namespace/name".
+	nominated   [][]nominee
+	nominatedTo map[string]int
+	// rand, when set, breaks ties between equal best scores (Options.Rand).
+	rand *rand.Rand
 }
 
 // domainIndex numbers the values of one topology key: of[i] is node i's domain, -1 when the
@@ -80,7 +87,8 @@ func (st *state) domains(key string) *domainIndex {
 
 func newState(nodes []Node) (*state, error) {
 	st := &state{nodes: make([]nodeState, len(nodes)), pods: make([][]*corev1.Pod, len(nodes)),
-		groups: map[string]*group{}, holders: map[term]*holder{}, byKey: map[string]*domainIndex{}}
+		groups: map[string]*group{}, holders: map[term]*holder{}, byKey: map[string]*domainIndex{},
+		nominated: make([][]nominee, len(nodes)), nominatedTo: map[string]int{}}
 	seen := make(map[string]bool, len(nodes))
 	for i, n := range nodes {
 		if n.Name == "" || seen[n.Name] {
@@ -94,7 +102,7 @@ func newState(nodes []Node) (*state, error) {
 			}
 		}
 	}
-	return st, nil
+	return st, st.nominate(nodes)
 }
 
 func newNodeState(n Node) nodeState {
@@ -148,8 +156,10 @@ func (ns *nodeState) fits(pc *podCtx) bool {
 	return true
 }
 
-// place puts pod on node i: its room, the groups it belongs to, its anti-affinity terms.
+// place puts pod on node i: its room, the groups it belongs to, its anti-affinity terms; a
+// nomination it had no longer holds room.
 func (st *state) place(pod *corev1.Pod, i int) error {
+	st.dropNomination(podKey(pod))
 	req := provisioner.PodRequests(pod)
 	ns := &st.nodes[i]
 	ns.add(req)

@@ -1,0 +1,126 @@
+package schedreplay
+
+import (
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/provisioner"
+)
+
+// A nominated pod, as kube-scheduler v1.37 treats it: while it waits, every attempt of a pod of
+// equal or lower priority filters its nominated node with the nominated pod's requests added
+// (RunFilterPluginsWithNominatedPods, pkg/scheduler/framework/runtime/framework.go, which adds
+// the pods of priority >= the incoming pod's); the scores ignore it (they read the snapshot of
+// bound pods); when its own turn comes the nominated node is tried first and taken if it passes
+// (evaluateNominatedNode); a failed attempt clears the nomination. The replay adds the nominated
+// pods' requests to the resource filter and their required anti-affinity, both ways, to
+// InterPodAffinity's (the PreFilter extensions' AddPod), not their affinities or spreads.
+type nominee struct {
+	key      string
+	pod      *corev1.Pod
+	priority int32
+	req      map[corev1.ResourceName]int64
+	anti     []term
+}
+
+// nominate records the nodes' nominated pods; a pod nominated twice is an input error.
+func (st *state) nominate(nodes []Node) error {
+	for i, n := range nodes {
+		for k, pod := range n.Nominated {
+			key := podKey(pod)
+			if _, dup := st.nominatedTo[key]; dup {
+				return api.Invalid(ErrInvalidInput, "", "nodes["+strconv.Itoa(i)+"].nominated["+strconv.Itoa(k)+"]", key,
+					"want each pod nominated to one node at most")
+			}
+			anti, err := st.antiTerms(pod)
+			if err != nil {
+				return err
+			}
+			st.nominatedTo[key] = i
+			st.nominated[i] = append(st.nominated[i], nominee{key: key, pod: pod, priority: priority(pod),
+				req: provisioner.PodRequests(pod), anti: anti})
+		}
+	}
+	return nil
+}
+
+// dropNomination forgets the pod's nomination, if it has one: placed, or failed an attempt.
+func (st *state) dropNomination(key string) {
+	i, ok := st.nominatedTo[key]
+	if !ok {
+		return
+	}
+	delete(st.nominatedTo, key)
+	list := st.nominated[i]
+	for k := range list {
+		if list[k].key == key {
+			st.nominated[i] = append(list[:k], list[k+1:]...)
+			return
+		}
+	}
+}
+
+// fitsNominated is NodeResourcesFit's filter on node i with the pods nominated there (of no lower
+// priority than the incoming pod, the pod itself left out) counted as placed.
+func (st *state) fitsNominated(pc *podCtx, i int) bool {
+	ns := &st.nodes[i]
+	if len(st.nominated[i]) == 0 {
+		return ns.fits(pc)
+	}
+	withNominated := *ns
+	withNominated.usedOther = nil
+	key, prio := podKey(pc.pod), priority(pc.pod)
+	for _, nom := range st.nominated[i] {
+		if nom.key == key || nom.priority < prio {
+			continue
+		}
+		if withNominated.usedOther == nil {
+			withNominated.usedOther = make(map[corev1.ResourceName]int64, len(ns.usedOther))
+			for name, v := range ns.usedOther {
+				withNominated.usedOther[name] = v
+			}
+		}
+		withNominated.add(nom.req)
+	}
+	if withNominated.usedOther == nil {
+		withNominated.usedOther = ns.usedOther
+	}
+	return withNominated.fits(pc)
+}
+
+// nominatedAntiOK is InterPodAffinity's filter against the pods nominated to node i (of no lower
+// priority, the pod itself left out): kube-scheduler adds them to the node it evaluates, so
+// neither the incoming pod's anti-affinity terms may select one of them nor theirs the pod,
+// where node i has the term's topology key.
+func (st *state) nominatedAntiOK(pc *podCtx, i int) bool {
+	if len(st.nominated[i]) == 0 {
+		return true
+	}
+	key, prio := podKey(pc.pod), priority(pc.pod)
+	for _, nom := range st.nominated[i] {
+		if nom.key == key || nom.priority < prio {
+			continue
+		}
+		for _, t := range pc.antiTerms {
+			if st.domains(t.key).of[i] >= 0 && t.group.match(nom.pod) {
+				return false
+			}
+		}
+		for _, t := range nom.anti {
+			if st.domains(t.key).of[i] >= 0 && t.group.match(pc.pod) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// priority is the pod's scheduling priority (0 when unset, as kube-scheduler's corev1helpers.PodPriority).
+func priority(pod *corev1.Pod) int32 {
+	if pod.Spec.Priority != nil {
+		return *pod.Spec.Priority
+	}
+	return 0
+}
