@@ -33,6 +33,7 @@ func (c *Controller) coverOrphans(in provisioner.Input, plan *provisioner.Plan) 
 		return nil, fmt.Errorf("replay kube-scheduler on %d NodeClaims: %w", len(claims.planned), err)
 	}
 	claims.assign(res)
+	claims.refit(in, byKey)
 	plan.NodeClaims = claims.nonEmpty()
 	if len(res.Orphans) == 0 {
 		return nil, nil
@@ -97,7 +98,13 @@ func (rc *replayClaims) nodes() []schedreplay.Node {
 	return out
 }
 
-// queue is the pods in kube-scheduler's order for a burst: by creation, then name.
+// queue is the pods in kube-scheduler's order for a burst: by creation, then by resourceVersion,
+// then name. kube-scheduler's queue is FIFO by the time of each pod's last failed attempt, which
+// for a burst follows creation; creation timestamps have a second's resolution, and a burst of
+// 50 ReplicaSets creates hundreds of pods a second, interleaved. The resourceVersion (etcd's
+// revision of the pod's last write: its create, or kube-scheduler's Unschedulable status after
+// its first attempt) orders them within the second; it is opaque by contract, so a version that
+// is not a number orders by name instead.
 func (rc *replayClaims) queue(byKey map[string]*corev1.Pod) []*corev1.Pod {
 	out := make([]*corev1.Pod, 0, len(rc.pods))
 	for key := range rc.pods {
@@ -106,9 +113,20 @@ func (rc *replayClaims) queue(byKey map[string]*corev1.Pod) []*corev1.Pod {
 		}
 	}
 	slices.SortFunc(out, func(a, b *corev1.Pod) int {
-		return cmp.Or(a.CreationTimestamp.Compare(b.CreationTimestamp.Time), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+		return cmp.Or(a.CreationTimestamp.Compare(b.CreationTimestamp.Time), compareVersions(a.ResourceVersion, b.ResourceVersion),
+			cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	return out
+}
+
+// compareVersions orders two resourceVersions as numbers, or calls them equal when either is not one.
+func compareVersions(a, b string) int {
+	x, errA := strconv.ParseUint(a, 10, 64)
+	y, errB := strconv.ParseUint(b, 10, 64)
+	if errA != nil || errB != nil {
+		return 0
+	}
+	return cmp.Compare(x, y)
 }
 
 // assign makes each claim's Pods the replay's placement on it (orphans are on none).
