@@ -26,7 +26,7 @@
 # the controller's log of the last run. NAPKIT_SCALE_SCHEDULER_QPS and NAPKIT_SCALE_SCHEDULER_BURST
 # set kube-scheduler's client rate limit (clientConnection qps/burst; unset: its defaults, 50/100).
 # NAPKIT_SCALE_PLAN_FOR_SCHEDULER=true|false sets the controller's Config.PlanForScheduler.
-# NAPKIT_SCALE_NOMINATE_PODS=off|all|constrained|replanned sets its Config.NominatePods (--nominate-pods),
+# NAPKIT_SCALE_NOMINATE_PODS=off|all|constrained|replanned|predicted sets its Config.NominatePods (--nominate-pods),
 # NAPKIT_SCALE_NOMINATE_MAX_UNBOUND=N its Config.NominateMaxUnbound (--nominate-max-unbound),
 # NAPKIT_SCALE_NOMINATE_MAX_PENDING=N its Config.NominateMaxPending (--nominate-max-pending),
 # NAPKIT_SCALE_MARK_UNNEEDED=true|false its Config.MarkUnneeded (--mark-unneeded-nodes, default false),

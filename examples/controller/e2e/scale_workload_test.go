@@ -48,7 +48,7 @@ type scaleParams struct {
 	// planForScheduler is NAPKIT_SCALE_PLAN_FOR_SCHEDULER (a bool): the controller's
 	// Config.PlanForScheduler (default: the controller's default).
 	planForScheduler *bool
-	// nominatePods is NAPKIT_SCALE_NOMINATE_PODS (off, all, constrained, replanned): the controller's
+	// nominatePods is NAPKIT_SCALE_NOMINATE_PODS (off, all, constrained, replanned, predicted): the controller's
 	// Config.NominatePods (default: the controller's default).
 	nominatePods controller.NominatePolicy
 	// nominateMaxUnbound is NAPKIT_SCALE_NOMINATE_MAX_UNBOUND: the controller's

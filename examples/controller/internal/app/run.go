@@ -127,7 +127,7 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	}
 	nominate, err := controller.ParseNominatePolicy(f.NominatePods)
 	if err != nil {
-		return &ConfigError{Flag: "--nominate-pods", Value: f.NominatePods, Reason: "must be off, all, constrained or replanned", Err: err}
+		return &ConfigError{Flag: "--nominate-pods", Value: f.NominatePods, Reason: "must be off, all, constrained, replanned or predicted", Err: err}
 	}
 	prov, err := provisionSettings(f)
 	if err != nil {

@@ -25,6 +25,7 @@ type Controller struct {
 	state         *state
 	planned       *plannedPods
 	reserved      *reservedClaims
+	mates         *batchMates
 	nominations   *podNominations
 	catalogues    *catalogueCache
 	versions      versionCache
@@ -68,6 +69,7 @@ func New(cfg Config) (*Controller, error) {
 		state:       newState(),
 		planned:     newPlannedPods(),
 		reserved:    newReservedClaims(),
+		mates:       newBatchMates(),
 		nominations: newPodNominations(),
 		catalogues:  newCatalogueCache(cfg.Catalogue, cfg.Offerings),
 		launchSlots: make(chan struct{}, cfg.MaxConcurrentLaunches),

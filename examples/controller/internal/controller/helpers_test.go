@@ -66,7 +66,7 @@ func newTestEnv(t testing.TB) *testEnv {
 		cfg: cfg, log: cfg.Logger, metrics: m, inf: inf,
 		batcher: NewBatcher(cfg.BatchIdle, cfg.BatchMax),
 		claimQ:  newQueue("nodeclaims"), nodeQ: newQueue("nodes"),
-		state: newState(), planned: newPlannedPods(), reserved: newReservedClaims(), nominations: newPodNominations(), catalogues: newCatalogueCache(cfg.Catalogue, cfg.Offerings),
+		state: newState(), planned: newPlannedPods(), reserved: newReservedClaims(), mates: newBatchMates(), nominations: newPodNominations(), catalogues: newCatalogueCache(cfg.Catalogue, cfg.Offerings),
 		launchSlots: make(chan struct{}, cfg.MaxConcurrentLaunches),
 	}
 	e := &testEnv{c: c, kube: kube, dyn: dyn, cachedJSON: map[*api.NodeClaim][]byte{}}

@@ -50,11 +50,17 @@ const (
 	// NodeClaim cycle each time. The burst's first placements, which kube-scheduler mostly
 	// keeps, cost no write.
 	NominateReplanned NominatePolicy = "replanned"
+	// NominatePredicted nominates only the pods kube-scheduler would strand: each batch's new
+	// claims are replayed (schedreplay.NominationsFor) and the pods its spread would leave
+	// without a node are nominated to their planned node, until the replay strands none; the
+	// batch's nodes are released together (batchrelease.go), as the replay assumes. A few
+	// writes per batch instead of one per pod.
+	NominatePredicted NominatePolicy = "predicted"
 )
 
 // nominatePolicies lists the valid policies, for errors (a function, so no caller can change the list).
 func nominatePolicies() []NominatePolicy {
-	return []NominatePolicy{NominateOff, NominateAll, NominateConstrained, NominateReplanned}
+	return []NominatePolicy{NominateOff, NominateAll, NominateConstrained, NominateReplanned, NominatePredicted}
 }
 
 // ParseNominatePolicy reads a policy name; "" is NominateOff.
@@ -152,13 +158,14 @@ func (c *Controller) nominateOnRegistration(ctx context.Context, nc *api.NodeCla
 	}
 	keys := c.planned.podsOn(nc.Name, node.Name)
 	c.nominateMu.Lock()
-	defer c.nominateMu.Unlock()
-	n, err := c.nominatePods(ctx, keys, node, 1, &nominationAllowance{c: c, now: c.now()})
-	if err != nil {
+	pods := c.choosePods(keys, node, 1, &nominationAllowance{c: c, now: c.now()})
+	c.nominateMu.Unlock()
+	// Patched outside the lock: registrations of a batch released together run at once.
+	if err := c.patchNominations(ctx, pods, node.Name); err != nil {
 		c.log.Warn("nominating planned pods failed", "nodeClaim", nc.Name, "node", node.Name, "error", err)
 	}
-	if n > 0 {
-		c.log.Debug("nominated planned pods", "nodeClaim", nc.Name, "node", node.Name, "pods", n, "planned", len(keys))
+	if len(pods) > 0 {
+		c.log.Debug("nominated planned pods", "nodeClaim", nc.Name, "node", node.Name, "pods", len(pods), "planned", len(keys))
 	}
 }
 
@@ -176,17 +183,18 @@ func (c *Controller) renominate(ctx context.Context) {
 	registered := c.registeredNodes()
 	total := 0
 	var errs []error
+	chosen := map[*corev1.Node][]*corev1.Pod{}
 	c.nominateMu.Lock()
-	defer c.nominateMu.Unlock()
 	allowance := &nominationAllowance{c: c, now: c.now()}
 	for target, keys := range byTarget {
-		node := registered[target]
-		if node == nil {
-			continue
+		if node := registered[target]; node != nil {
+			chosen[node] = append(chosen[node], c.choosePods(keys, node, maxNominations, allowance)...)
 		}
-		n, err := c.nominatePods(ctx, keys, node, maxNominations, allowance)
-		total += n
-		errs = append(errs, err)
+	}
+	c.nominateMu.Unlock()
+	for node, pods := range chosen {
+		total += len(pods)
+		errs = append(errs, c.patchNominations(ctx, pods, node.Name))
 	}
 	if err := errors.Join(errs...); err != nil {
 		c.log.Warn("nominating held pods failed", "error", err)
@@ -218,15 +226,14 @@ func (c *Controller) registeredNodes() map[string]*corev1.Node {
 	return out
 }
 
-// nominatePods patches status.nominatedNodeName = node on the pods of keys that are pending,
-// chosen by the policy, not nominated there already and nominated there fewer than limit times
-// (podNominations.take), as many as the allowance of unbound nominations still has (constrained
-// pods first); it returns how many it patched. A pod gone or bound meanwhile is not an error; a
-// pod the allowance left out stays held, and a later provisioning pass nominates it (renominate)
-// once kube-scheduler has bound others. The caller holds nominateMu: two registrations counting
-// the same budget would both spend it.
-func (c *Controller) nominatePods(ctx context.Context, keys []string, node *corev1.Node, limit int,
-	allowance *nominationAllowance) (int, error) {
+// choosePods picks, of keys, the pods to nominate to node: pending, chosen by the policy, not
+// nominated there already and nominated there fewer than limit times (podNominations.take, which
+// counts them), as many as the allowance of unbound nominations still has (constrained pods
+// first). A pod the allowance left out stays held, and a later provisioning pass nominates it
+// (renominate) once kube-scheduler has bound others. The caller holds nominateMu: two
+// registrations counting the same budget would both spend it; the patches (patchNominations)
+// need not hold it.
+func (c *Controller) choosePods(keys []string, node *corev1.Node, limit int, allowance *nominationAllowance) []*corev1.Pod {
 	now := c.now()
 	var pods []*corev1.Pod
 	for _, key := range keys {
@@ -251,18 +258,23 @@ func (c *Controller) nominatePods(ctx context.Context, keys []string, node *core
 			allowance.spend()
 		}
 	}
-	pods = chosen
+	return chosen
+}
+
+// patchNominations writes status.nominatedNodeName = node on the pods, nominateWorkers at a time.
+// A pod gone or bound meanwhile is not an error.
+func (c *Controller) patchNominations(ctx context.Context, pods []*corev1.Pod, node string) error {
 	errs := make([]error, len(pods))
 	var g errgroup.Group
 	g.SetLimit(nominateWorkers)
 	for i, pod := range pods {
 		g.Go(func() error {
-			errs[i] = c.patchNomination(ctx, pod, node.Name)
+			errs[i] = c.patchNomination(ctx, pod, node)
 			return nil
 		})
 	}
 	_ = g.Wait() // errors are kept per pod
-	return len(pods), errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
 // patchNomination writes the pod's status.nominatedNodeName (pods/status, merge patch).
@@ -300,14 +312,17 @@ func boundMeanwhile(err error) bool {
 
 // nominates reports whether the controller's policy nominates pod to node.
 func (c *Controller) nominates(pod *corev1.Pod, node *corev1.Node) bool {
-	if c.cfg.NominatePods == NominateReplanned {
+	switch c.cfg.NominatePods {
+	case NominateReplanned:
 		return c.planned.wasReplanned(pod.Namespace + "/" + pod.Name)
+	case NominatePredicted:
+		return c.planned.wasPredicted(pod.Namespace + "/" + pod.Name)
 	}
 	return c.cfg.NominatePods.selects(pod, node)
 }
 
-// selects reports whether the policy nominates pod to node (for NominateReplanned, which needs the
-// hold's memory, see Controller.nominates).
+// selects reports whether the policy nominates pod to node (for NominateReplanned and
+// NominatePredicted, which need the hold's memory, see Controller.nominates).
 func (p NominatePolicy) selects(pod *corev1.Pod, node *corev1.Node) bool {
 	switch p {
 	case NominateAll:

@@ -279,7 +279,8 @@ func TestParseNominatePolicy(t *testing.T) {
 		{"all", NominateAll, ""},
 		{"constrained", NominateConstrained, ""},
 		{"replanned", NominateReplanned, ""},
-		{"All", "", `nominate pods policy "All": want one of off, all, constrained, replanned`},
+		{"predicted", NominatePredicted, ""},
+		{"All", "", `nominate pods policy "All": want one of off, all, constrained, replanned, predicted`},
 	}
 	for _, tt := range tests {
 		got, err := ParseNominatePolicy(tt.in)

@@ -100,3 +100,20 @@ func BenchmarkCoverOrphans(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPredictNominations is NominatePredicted's work on the suite's 1,000-pod batch: the
+// rounds of replays that choose the nominations, and the claims refitted to the replay's
+// placement (its first Solve is not counted).
+func BenchmarkPredictNominations(b *testing.B) {
+	in := scaleMixInput(b, 20)
+	plan, err := provisioner.Solve(in)
+	require.NoError(b, err)
+	c := &Controller{log: slog.New(slog.NewTextHandler(io.Discard, nil)), cfg: Config{Seed: 7}}
+	for b.Loop() {
+		p := *plan
+		p.NodeClaims = slices.Clone(plan.NodeClaims)
+		if _, err := c.predictNominations(in, &p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

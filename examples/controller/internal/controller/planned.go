@@ -46,6 +46,9 @@ type plannedPods struct {
 	// replanned are the pods ("namespace/name") a hold has released at least once and that are
 	// still pending (NominateReplanned nominates them).
 	replanned map[string]bool
+	// predicted are the pods ("namespace/name") a batch's replay chose to nominate
+	// (NominatePredicted), while they stay held where that batch put them.
+	predicted map[string]bool
 }
 
 // Reasons a held pod is released.
@@ -69,7 +72,24 @@ type plannedPod struct {
 }
 
 func newPlannedPods() *plannedPods {
-	return &plannedPods{where: map[string]plannedPod{}, replanned: map[string]bool{}}
+	return &plannedPods{where: map[string]plannedPod{}, replanned: map[string]bool{}, predicted: map[string]bool{}}
+}
+
+// markPredicted records the pods a batch's replay chose to nominate.
+func (p *plannedPods) markPredicted(pods []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, pod := range pods {
+		p.predicted[pod] = true
+	}
+}
+
+// wasPredicted reports whether pod ("namespace/name") is one its batch's replay chose to nominate
+// and it is still held where that batch put it.
+func (p *plannedPods) wasPredicted(pod string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.predicted[pod]
 }
 
 // wasReplanned reports whether a hold has released pod ("namespace/name") since it became pending.
@@ -168,6 +188,7 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 		key := pod.Namespace + "/" + pod.Name
 		r, ok := p.where[key]
 		if !ok {
+			delete(p.predicted, key) // its claim was not created: planned afresh
 			pending = append(pending, pod)
 			continue
 		}
@@ -179,6 +200,7 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 		if why := pass.release(t, coming, r, pod); why != "" {
 			p.released[why] = append(p.released[why], key+"@"+r.target)
 			p.replanned[key] = true
+			delete(p.predicted, key) // its replay's reason is gone with its target's room
 			pending = append(pending, pod)
 			continue
 		}
@@ -204,18 +226,24 @@ type holdPass struct {
 	selectors map[*metav1.LabelSelector]labels.Selector
 }
 
-// forgetReplanned drops the replanned marks of pods no longer pending (bound or gone).
+// forgetReplanned drops the replanned and predicted marks of pods no longer pending (bound or gone).
 func (p *plannedPods) forgetReplanned(pending []*corev1.Pod) {
-	if len(p.replanned) == 0 {
-		return
+	p.replanned = stillPending(p.replanned, pending)
+	p.predicted = stillPending(p.predicted, pending)
+}
+
+// stillPending is the part of marks naming pods of pending.
+func stillPending(marks map[string]bool, pending []*corev1.Pod) map[string]bool {
+	if len(marks) == 0 {
+		return marks
 	}
-	still := make(map[string]bool, len(p.replanned))
+	still := make(map[string]bool, len(marks))
 	for _, pod := range pending {
-		if key := pod.Namespace + "/" + pod.Name; p.replanned[key] {
+		if key := pod.Namespace + "/" + pod.Name; marks[key] {
 			still[key] = true
 		}
 	}
-	p.replanned = still
+	return still
 }
 
 // release says why a pod planned on t (coming: t is still there) is no longer held, or "".

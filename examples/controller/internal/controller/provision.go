@@ -69,12 +69,24 @@ func (c *Controller) provision(ctx context.Context) error {
 			c.log.Error("planning for kube-scheduler's placement failed", "error", err)
 		}
 	}
+	var predicted []string
+	gathering := c.nominatesBatch(len(pods))
+	if gathering && c.cfg.NominatePods == NominatePredicted && len(plan.NodeClaims) > 0 {
+		// A failed replay leaves the plan as Solve made it, with nothing to nominate.
+		if predicted, err = c.predictNominations(in, plan); err != nil {
+			c.log.Error("predicting kube-scheduler's placement failed", "error", err)
+		}
+	}
 	c.nominate(plan, s.Now)
 	c.planned.recordPlan(plan, s.Now)
 	c.renominate(ctx)
 	c.debugPlacements(ctx, plan)
 	c.reportUnschedulable(ctx, plan, pods)
 	names, err := c.createClaims(ctx, s, plan.NodeClaims, "provisioning")
+	c.planned.markPredicted(predicted)
+	if gathering {
+		c.mates.add(names)
+	}
 	if len(reserve) == 0 {
 		return err
 	}

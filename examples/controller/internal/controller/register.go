@@ -17,6 +17,9 @@ import (
 // and, once it is being deleted, termination.
 func (c *Controller) reconcileClaim(ctx context.Context, name string) (time.Duration, error) {
 	nc := c.claim(name)
+	if nc == nil || nc.DeletionTimestamp != nil || snapshot.LaunchFailed(nc) {
+		c.mates.forget(name)
+	}
 	switch {
 	case nc == nil:
 		return 0, nil
@@ -35,6 +38,9 @@ func (c *Controller) reconcileClaim(ctx context.Context, name string) (time.Dura
 	case !claimRegistered(nc):
 		if wait := c.reserveWait(nc); wait > 0 {
 			return wait, nil // a reserve node: kube-scheduler is still placing its batch elsewhere
+		}
+		if wait := c.batchWait(ctx, nc); wait > 0 {
+			return wait, nil // its batch's other nodes are still coming
 		}
 		return 0, c.register(ctx, nc, node)
 	case !claimInitialized(nc):

@@ -1,0 +1,144 @@
+package controller
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/napkit/napkit/api"
+	"github.com/napkit/napkit/snapshot"
+)
+
+// A batch's nodes released together (with --nominate-pods, NominatePolicy): each keeps
+// karpenter.sh/unregistered until every NodeClaim of its batch has a node (or failed, or went),
+// at most batchReleaseCap after the batch's first node appeared; then the batch's nominations
+// are written, and only then the taints go. Why: the nominations of a pod are written when its
+// node registers, and a node registered a second before its batch's others takes the first pods
+// of kube-scheduler's queue, nominated elsewhere or not, whatever the plan put there; the pods
+// planned on it then strand (docs/benchmarks.md, issue 18: the 1,000-pod batch's nodes appear
+// within ~2 s, and kube-scheduler places hundreds of pods a second). The replay behind
+// NominatePredicted assumes the same: every node of the batch at once.
+const (
+	batchReleaseCap  = 10 * time.Second
+	batchReleasePoll = 250 * time.Millisecond
+)
+
+// batchMates remembers which claims were created in one batch. Memory only: after a restart a
+// claim's node registers as any other.
+type batchMates struct {
+	mu      sync.Mutex
+	batches map[string]*mateBatch // by claim name
+}
+
+type mateBatch struct {
+	names []string
+	first time.Time // when a node of the batch was first seen; zero until then
+}
+
+func newBatchMates() *batchMates { return &batchMates{batches: map[string]*mateBatch{}} }
+
+// forget drops a claim that will never register (gone, deleting, failed): its mates no longer
+// wait for it (allHaveNodes skips it too), and a batch none of whose claims registers leaves
+// nothing behind.
+func (b *batchMates) forget(name string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.batches, name)
+}
+
+// add records one batch's claims (a batch of one has nobody to wait for).
+func (b *batchMates) add(names []string) {
+	if len(names) < 2 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	batch := &mateBatch{names: names}
+	for _, name := range names {
+		b.batches[name] = batch
+	}
+}
+
+// batchWait is how long before the claim's node is looked at again (0: register it now): while
+// some claim of its batch has no node yet, within batchReleaseCap of the batch's first node. The
+// claim that finds the batch complete writes the whole batch's nominations first, then requeues
+// the others, so that their taints go together (each registration's own nominations would
+// otherwise space them by a round trip each).
+func (c *Controller) batchWait(ctx context.Context, nc *api.NodeClaim) time.Duration {
+	names, wait := c.mates.release(nc.Name, c.now(), c.allHaveNodes)
+	if wait > 0 || names == nil {
+		return wait
+	}
+	c.nominateMates(ctx, names)
+	for _, name := range names {
+		if name != nc.Name {
+			c.claimQ.Add(name)
+		}
+	}
+	return 0
+}
+
+// release reports whether the claim's batch may go (its names, forgotten now; nil for a claim in
+// no batch), or how long to wait: complete reports whether every claim of it has a node.
+func (b *batchMates) release(name string, now time.Time, complete func([]string) bool) ([]string, time.Duration) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	batch := b.batches[name]
+	if batch == nil {
+		return nil, 0
+	}
+	if batch.first.IsZero() {
+		batch.first = now
+	}
+	if now.Sub(batch.first) < batchReleaseCap && !complete(batch.names) {
+		return nil, batchReleasePoll
+	}
+	for _, n := range batch.names {
+		delete(b.batches, n)
+	}
+	return batch.names, 0
+}
+
+// nominateMates writes the nominations of every claim of a released batch whose node is there,
+// nominateWorkers claims at a time.
+func (c *Controller) nominateMates(ctx context.Context, names []string) {
+	start := time.Now()
+	var g errgroup.Group
+	g.SetLimit(nominateWorkers)
+	for _, name := range names {
+		obj, ok, _ := c.inf.claims.GetStore().GetByKey(name)
+		nc, _ := obj.(*api.NodeClaim)
+		if !ok || nc == nil {
+			continue
+		}
+		if node := c.nodeFor(nc.Status.ProviderID); node != nil {
+			g.Go(func() error {
+				c.nominateOnRegistration(ctx, nc, node)
+				return nil
+			})
+		}
+	}
+	_ = g.Wait() // nominateOnRegistration logs its own failures
+	c.log.Info("releasing a batch's nodes", "nodeClaims", len(names), "nominationSeconds", time.Since(start).Seconds())
+}
+
+// allHaveNodes: every named claim has its node, or failed its launch, is being deleted or is gone
+// (read from the shared claim cache).
+func (c *Controller) allHaveNodes(names []string) bool {
+	for _, name := range names {
+		obj, ok, _ := c.inf.claims.GetStore().GetByKey(name)
+		if !ok {
+			continue
+		}
+		nc, ok := obj.(*api.NodeClaim)
+		if !ok || nc.DeletionTimestamp != nil || snapshot.LaunchFailed(nc) {
+			continue
+		}
+		if c.nodeFor(nc.Status.ProviderID) == nil {
+			return false
+		}
+	}
+	return true
+}
