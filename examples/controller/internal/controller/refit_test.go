@@ -89,5 +89,5 @@ func indexOf(names []string, name string) int {
 	return -1
 }
 
-func withVersion(v string) podOpt { return func(p *corev1.Pod) { p.ResourceVersion = v } }
+func withVersion(v string) podOpt    { return func(p *corev1.Pod) { p.ResourceVersion = v } }
 func createdAt(t metav1.Time) podOpt { return func(p *corev1.Pod) { p.CreationTimestamp = t } }
