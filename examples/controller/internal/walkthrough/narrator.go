@@ -184,6 +184,13 @@ func (n *narrator) hasNode(name string) bool {
 	return ok
 }
 
+// nodesSeen is how many nodes the narrator's informer still shows.
+func (n *narrator) nodesSeen() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.nodes)
+}
+
 // counts returns the summary's VM and node figures.
 func (n *narrator) counts() (launched, removed int) {
 	n.mu.Lock()

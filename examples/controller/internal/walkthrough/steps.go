@@ -63,8 +63,11 @@ func (s *script) deleteDeployment(ctx context.Context) error {
 			return false, "", err
 		}
 		vms := s.sim.VMNames()
-		status := fmt.Sprintf("%d nodes, %d NodeClaims, %d VMs left", len(nodes.Items), len(claims.Items), len(vms))
-		return len(nodes.Items)+len(claims.Items)+len(vms) == 0, status, nil
+		// The narrator counts the removed nodes from its informer, which may not have delivered
+		// the last deletion when the API server no longer lists the node: the summary waits for it.
+		seen := s.narrator.nodesSeen()
+		status := fmt.Sprintf("%d nodes, %d NodeClaims, %d VMs left (%d nodes still narrated)", len(nodes.Items), len(claims.Items), len(vms), seen)
+		return len(nodes.Items)+len(claims.Items)+len(vms)+seen == 0, status, nil
 	})
 }
 
