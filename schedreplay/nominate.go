@@ -1,6 +1,7 @@
 package schedreplay
 
 import (
+	"maps"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
@@ -70,22 +71,12 @@ func (st *state) fitsNominated(pc *podCtx, i int) bool {
 		return ns.fits(pc)
 	}
 	withNominated := *ns
-	withNominated.usedOther = nil
+	withNominated.usedOther = maps.Clone(ns.usedOther) // add writes to it
 	key, prio := podKey(pc.pod), priority(pc.pod)
 	for _, nom := range st.nominated[i] {
-		if nom.key == key || nom.priority < prio {
-			continue
+		if nom.key != key && nom.priority >= prio {
+			withNominated.add(nom.req)
 		}
-		if withNominated.usedOther == nil {
-			withNominated.usedOther = make(map[corev1.ResourceName]int64, len(ns.usedOther))
-			for name, v := range ns.usedOther {
-				withNominated.usedOther[name] = v
-			}
-		}
-		withNominated.add(nom.req)
-	}
-	if withNominated.usedOther == nil {
-		withNominated.usedOther = ns.usedOther
 	}
 	return withNominated.fits(pc)
 }
