@@ -112,13 +112,13 @@ func (st *state) selectorGroup(pod *corev1.Pod, field string, sel *metav1.LabelS
 // ownerGroup is the group of the pods of pod's controller (the system default spread's
 // selector is its ReplicaSet's or StatefulSet's, which selects those pods), or nil.
 func (st *state) ownerGroup(pod *corev1.Pod) *group {
-	ref := metav1.GetControllerOf(pod)
+	ref := metav1.GetControllerOfNoCopy(pod)
 	if ref == nil {
 		return nil
 	}
 	uid := ref.UID
 	return st.groupFor("owner|"+string(uid), func(p *corev1.Pod) bool {
-		r := metav1.GetControllerOf(p)
+		r := metav1.GetControllerOfNoCopy(p) // no copy: the match runs for every pod placed
 		return r != nil && r.UID == uid
 	})
 }

@@ -1,7 +1,6 @@
 package schedreplay
 
 import (
-	"maps"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
@@ -66,19 +65,22 @@ func (st *state) dropNomination(key string) {
 // fitsNominated is NodeResourcesFit's filter on node i with the pods nominated there (of no lower
 // priority than the incoming pod, the pod itself left out) counted as placed.
 func (st *state) fitsNominated(pc *podCtx, i int) bool {
-	ns := &st.nodes[i]
-	if len(st.nominated[i]) == 0 {
-		return ns.fits(pc)
-	}
-	withNominated := *ns
-	withNominated.usedOther = maps.Clone(ns.usedOther) // add writes to it
-	key, prio := podKey(pc.pod), priority(pc.pod)
+	var extra extraUse
 	for _, nom := range st.nominated[i] {
-		if nom.key != key && nom.priority >= prio {
-			withNominated.add(nom.req)
+		if nom.key == pc.key || nom.priority < pc.priority {
+			continue
+		}
+		extra.cpu += nom.req[corev1.ResourceCPU]
+		extra.mem += nom.req[corev1.ResourceMemory]
+		extra.pods += nom.req[corev1.ResourcePods]
+		for name := range pc.other {
+			if extra.other == nil {
+				extra.other = map[corev1.ResourceName]int64{}
+			}
+			extra.other[name] += nom.req[name]
 		}
 	}
-	return withNominated.fits(pc)
+	return st.nodes[i].fitsWith(pc, extra)
 }
 
 // nominatedAntiOK is InterPodAffinity's filter against the pods nominated to node i (of no lower
@@ -89,9 +91,8 @@ func (st *state) nominatedAntiOK(pc *podCtx, i int) bool {
 	if len(st.nominated[i]) == 0 {
 		return true
 	}
-	key, prio := podKey(pc.pod), priority(pc.pod)
 	for _, nom := range st.nominated[i] {
-		if nom.key == key || nom.priority < prio {
+		if nom.key == pc.key || nom.priority < pc.priority {
 			continue
 		}
 		for _, t := range pc.antiTerms {

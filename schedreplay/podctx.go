@@ -23,7 +23,10 @@ type spread struct {
 // podCtx is what the filters and scores ask of the incoming pod, worked out once per attempt.
 type podCtx struct {
 	pod *corev1.Pod
-	req map[corev1.ResourceName]int64
+	// key ("namespace/name") and priority tell the pod apart from the pods nominated to a node.
+	key      string
+	priority int32
+	req      map[corev1.ResourceName]int64
 	// cpu, mem and pods are req's, other the rest of it (nil when none).
 	cpu, mem, pods int64
 	other          map[corev1.ResourceName]int64
@@ -44,7 +47,7 @@ type podCtx struct {
 }
 
 func (st *state) podContext(pod *corev1.Pod) (*podCtx, error) {
-	pc := &podCtx{pod: pod, req: provisioner.PodRequests(pod)}
+	pc := &podCtx{pod: pod, key: podKey(pod), priority: priority(pod), req: provisioner.PodRequests(pod)}
 	pc.nzCPU, pc.nzMem = nonZero(pc.req)
 	for name, v := range pc.req {
 		switch name {

@@ -11,12 +11,12 @@ func (st *state) schedule(pod *corev1.Pod) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	if i, ok := st.nominatedTo[podKey(pod)]; ok && st.passes(pc, i, st.hardMinimums(pc)) {
+	if i, ok := st.nominatedTo[pc.key]; ok && st.passes(pc, i, st.hardMinimums(pc)) {
 		return i, st.place(pod, i)
 	}
 	feasible := st.feasible(pc)
 	if len(feasible) == 0 {
-		st.dropNomination(podKey(pod))
+		st.dropNomination(pc.key)
 		return -1, nil
 	}
 	best := st.best(pc, feasible)

@@ -143,13 +143,23 @@ func (ns *nodeState) add(req map[corev1.ResourceName]int64) {
 }
 
 // fits is NodeResourcesFit's filter.
-func (ns *nodeState) fits(pc *podCtx) bool {
-	if ns.usedCPU+pc.cpu > ns.allocCPU && pc.cpu > 0 || ns.usedMem+pc.mem > ns.allocMem && pc.mem > 0 ||
-		ns.usedPods+pc.pods > ns.allocPods && pc.pods > 0 {
+func (ns *nodeState) fits(pc *podCtx) bool { return ns.fitsWith(pc, extraUse{}) }
+
+// extraUse is room counted as used besides a node's own: the pods nominated to it. other holds
+// only the incoming pod's other resources (nil when none).
+type extraUse struct {
+	cpu, mem, pods int64
+	other          map[corev1.ResourceName]int64
+}
+
+// fitsWith is NodeResourcesFit's filter with extra counted as used.
+func (ns *nodeState) fitsWith(pc *podCtx, extra extraUse) bool {
+	if ns.usedCPU+extra.cpu+pc.cpu > ns.allocCPU && pc.cpu > 0 || ns.usedMem+extra.mem+pc.mem > ns.allocMem && pc.mem > 0 ||
+		ns.usedPods+extra.pods+pc.pods > ns.allocPods && pc.pods > 0 {
 		return false
 	}
 	for name, v := range pc.other {
-		if v > 0 && ns.usedOther[name]+v > ns.allocOther[name] {
+		if v > 0 && ns.usedOther[name]+extra.other[name]+v > ns.allocOther[name] {
 			return false
 		}
 	}
