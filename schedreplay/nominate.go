@@ -88,9 +88,6 @@ func (st *state) fitsNominated(pc *podCtx, i int) bool {
 // neither the incoming pod's anti-affinity terms may select one of them nor theirs the pod,
 // where node i has the term's topology key.
 func (st *state) nominatedAntiOK(pc *podCtx, i int) bool {
-	if len(st.nominated[i]) == 0 {
-		return true
-	}
 	for _, nom := range st.nominated[i] {
 		if nom.key == pc.key || nom.priority < pc.priority {
 			continue

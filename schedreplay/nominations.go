@@ -32,15 +32,15 @@ type NominationOptions struct {
 	Seed uint64
 }
 
-// NominationsFor picks the fewest pods it can find to nominate to the node a plan put them on
-// (planned, by "namespace/name", a Node's Name) so that the replays leave no pod without a node:
-// each round replays (the plain replay and opts.Samples varied ones), nominates every orphan to
-// its planned node, and goes again, until no replay strands a pod that can still be nominated
-// (none planned, or nominated already), or after opts.MaxRounds plain replays (Rounds). Why: nominating every
-// pod of a burst costs one write per pod and makes kube-scheduler add each node's nominated pods
-// in every attempt there; the orphans' nominations keep room for the pods LeastAllocated's
-// spread would strand, and the others go where kube-scheduler likes. The nodes' own Nominated
-// pods stay nominated. Result is the last plain replay, with every nomination chosen.
+// NominationsFor picks, greedily, the pods to nominate to the node a plan put them on (planned,
+// by "namespace/name", a Node's Name) so that the replays leave no pod without a node: each
+// round replays (the plain replay and opts.Samples varied ones), nominates every orphan to its
+// planned node, and goes again, until no replay strands a pod that can still be nominated (none
+// planned, or nominated already), or after opts.MaxRounds plain replays (Rounds). Why:
+// nominating every pod of a burst costs one write per pod and makes kube-scheduler add each
+// node's nominated pods in every attempt there; the orphans' nominations keep room for the pods
+// LeastAllocated's spread would strand, and the others go where kube-scheduler likes. The nodes'
+// own Nominated pods stay nominated. Result is the last plain replay, with every nomination chosen.
 func NominationsFor(nodes []Node, queue []*corev1.Pod, planned map[string]string, opts NominationOptions) (*Nominations, error) {
 	s := newNominationSearch(nodes, planned)
 	rng := rand.New(rand.NewPCG(opts.Seed, uint64(len(queue))))

@@ -23,10 +23,7 @@ import (
 // after another (docs/benchmarks.md, issue 18). The replay (package schedreplay) predicts those
 // orphans from the plan itself, so their claims are created in the same batch.
 func (c *Controller) coverOrphans(in provisioner.Input, plan *provisioner.Plan) ([]provisioner.NodeClaim, error) {
-	byKey := make(map[string]*corev1.Pod, len(in.Pods))
-	for _, pod := range in.Pods {
-		byKey[pod.Namespace+"/"+pod.Name] = pod
-	}
+	byKey := podsByKey(in.Pods)
 	claims := newReplayClaims(plan.NodeClaims, byKey)
 	res, err := schedreplay.Replay(claims.nodes(), claims.queue(byKey))
 	if err != nil {

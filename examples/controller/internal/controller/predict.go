@@ -36,10 +36,7 @@ func (c *Controller) nominatesBatch(n int) bool {
 // Each claim's pods become the replay's placement, which the hold then expects; a pod the replay
 // still strands stays on its planned claim, and a claim left empty is dropped.
 func (c *Controller) predictNominations(in provisioner.Input, plan *provisioner.Plan) ([]string, error) {
-	byKey := make(map[string]*corev1.Pod, len(in.Pods))
-	for _, pod := range in.Pods {
-		byKey[pod.Namespace+"/"+pod.Name] = pod
-	}
+	byKey := podsByKey(in.Pods)
 	claims := newReplayClaims(plan.NodeClaims, byKey)
 	planned := map[string]string{}
 	for i, nc := range claims.planned {

@@ -99,6 +99,15 @@ func (c *Controller) provision(ctx context.Context) error {
 	return errors.Join(err, errReserve)
 }
 
+// podsByKey indexes pods by "namespace/name", the key plans name them by.
+func podsByKey(pods []*corev1.Pod) map[string]*corev1.Pod {
+	out := make(map[string]*corev1.Pod, len(pods))
+	for _, pod := range pods {
+		out[pod.Namespace+"/"+pod.Name] = pod
+	}
+	return out
+}
+
 func podKeys(pods []*corev1.Pod) []string {
 	out := make([]string, len(pods))
 	for i, pod := range pods {
@@ -147,10 +156,7 @@ func (c *Controller) nominateNames(names []string, now time.Time) {
 
 // reportUnschedulable tells each pod the plan could not place why, once per distinct reason.
 func (c *Controller) reportUnschedulable(ctx context.Context, plan *provisioner.Plan, pods []*corev1.Pod) {
-	byKey := make(map[string]*corev1.Pod, len(pods))
-	for _, pod := range pods {
-		byKey[pod.Namespace+"/"+pod.Name] = pod
-	}
+	byKey := podsByKey(pods)
 	for _, u := range plan.Unschedulable {
 		pod := byKey[u.Pod]
 		if pod == nil {
