@@ -35,6 +35,10 @@ type batchMates struct {
 type mateBatch struct {
 	names []string
 	first time.Time // when a node of the batch was first seen; zero until then
+	// releasing is set while the claim that found the batch complete writes its nominations:
+	// the mates wait for them (a mate registering meanwhile would let kube-scheduler at its node
+	// before its pods' nominations exist, which is what the wait is for).
+	releasing bool
 }
 
 func newBatchMates() *batchMates { return &batchMates{batches: map[string]*mateBatch{}} }
@@ -72,6 +76,7 @@ func (c *Controller) batchWait(ctx context.Context, nc *api.NodeClaim) time.Dura
 		return wait
 	}
 	c.nominateMates(ctx, names)
+	c.mates.released(names)
 	for _, name := range names {
 		if name != nc.Name {
 			c.claimQ.Add(name)
@@ -80,14 +85,18 @@ func (c *Controller) batchWait(ctx context.Context, nc *api.NodeClaim) time.Dura
 	return 0
 }
 
-// release reports whether the claim's batch may go (its names, forgotten now; nil for a claim in
-// no batch), or how long to wait: complete reports whether every claim of it has a node.
+// release reports whether the claim's batch may go (its names, marked releasing now; nil for a
+// claim in no batch), or how long to wait: complete reports whether every claim of it has a
+// node. The caller writes the batch's nominations, then calls released.
 func (b *batchMates) release(name string, now time.Time, complete func([]string) bool) ([]string, time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	batch := b.batches[name]
-	if batch == nil {
+	switch {
+	case batch == nil:
 		return nil, 0
+	case batch.releasing:
+		return nil, batchReleasePoll // requeued by the releasing claim once the nominations are out
 	}
 	if batch.first.IsZero() {
 		batch.first = now
@@ -95,10 +104,17 @@ func (b *batchMates) release(name string, now time.Time, complete func([]string)
 	if now.Sub(batch.first) < batchReleaseCap && !complete(batch.names) {
 		return nil, batchReleasePoll
 	}
-	for _, n := range batch.names {
+	batch.releasing = true
+	return batch.names, 0
+}
+
+// released forgets a batch whose nominations are written: its claims register as any other.
+func (b *batchMates) released(names []string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, n := range names {
 		delete(b.batches, n)
 	}
-	return batch.names, 0
 }
 
 // nominateMates writes the nominations of every claim of a released batch whose node is there,

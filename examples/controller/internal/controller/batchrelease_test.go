@@ -92,3 +92,25 @@ func TestBatchMatesForgetFailed(t *testing.T) {
 	}
 	assert.Empty(t, e.c.mates.batches)
 }
+
+// TestBatchWaitWhileReleasing: while the claim that found the batch complete writes its
+// nominations, a mate reconciled meanwhile (its node's own events) waits instead of registering:
+// its taint would otherwise go before its pods' nominations exist. Once the batch is released,
+// the mate registers.
+func TestBatchWaitWhileReleasing(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.addClaim(t, testClaim("a", "default", "azure:///a", launched()), testClaim("b", "default", "azure:///b", launched()))
+	e.addNode(t, newNode("na", "azure:///a"))
+	e.addNode(t, newNode("nb", "azure:///b"))
+	e.c.mates.add([]string{"a", "b"})
+	names, wait := e.c.mates.release("a", testNow, e.c.allHaveNodes)
+	require.Zero(t, wait)
+	require.ElementsMatch(t, []string{"a", "b"}, names)
+
+	assert.Equal(t, batchReleasePoll, e.c.batchWait(context.Background(), e.c.claim("b")), "a mate waits for the nominations")
+	assert.Equal(t, batchReleasePoll, e.c.batchWait(context.Background(), e.c.claim("a")), "a second release is refused")
+	e.c.mates.released(names)
+	assert.Zero(t, e.c.batchWait(context.Background(), e.c.claim("b")))
+	assert.Empty(t, e.c.mates.batches)
+}

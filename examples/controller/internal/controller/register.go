@@ -7,6 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/napkit/napkit/api"
@@ -73,24 +74,9 @@ func (c *Controller) register(ctx context.Context, nc *api.NodeClaim, node *core
 	c.nominateOnRegistration(ctx, nc, node)
 	initNow := false
 	err := c.updateNode(ctx, node.Name, func(n *corev1.Node) bool {
-		addFinalizer(n, api.TerminationFinalizer)
-		if n.Labels == nil {
-			n.Labels = map[string]string{}
-		}
-		maps.Copy(n.Labels, nc.Labels)
-		n.Labels[api.LabelNodeRegistered] = "true"
-		for _, t := range nc.Spec.Taints {
-			if !slices.ContainsFunc(n.Spec.Taints, func(x corev1.Taint) bool { return x.MatchTaint(&t) }) {
-				n.Spec.Taints = append(n.Spec.Taints, t)
-			}
-		}
-		n.Spec.Taints = slices.DeleteFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.Key == api.TaintKeyUnregistered })
-		n.OwnerReferences = ownerClaim(nc)
-		initNow = snapshot.WaitingFor(n, nc.Spec.StartupTaints) == ""
-		if initNow {
-			n.Labels[api.LabelNodeInitialized] = "true"
-		}
-		return true
+		var changed bool
+		changed, initNow = adopt(n, nc)
+		return changed
 	})
 	if err != nil {
 		return err
@@ -113,6 +99,31 @@ func (c *Controller) register(ctx context.Context, nc *api.NodeClaim, node *core
 	c.log.Info("registered", "nodeClaim", nc.Name, "node", node.Name, "initialized", initNow)
 	c.awaitCachedClaim(ctx, nc.Name, claimRegistered)
 	return nil
+}
+
+// adopt makes n the claim's node (register's one Node write) and reports whether that changed
+// anything, so that a registration repeated on a stale claim cache writes nothing, and whether
+// the node is initialized already.
+func adopt(n *corev1.Node, nc *api.NodeClaim) (changed, initNow bool) {
+	before := n.DeepCopy()
+	addFinalizer(n, api.TerminationFinalizer)
+	if n.Labels == nil {
+		n.Labels = map[string]string{}
+	}
+	maps.Copy(n.Labels, nc.Labels)
+	n.Labels[api.LabelNodeRegistered] = "true"
+	for _, t := range nc.Spec.Taints {
+		if !slices.ContainsFunc(n.Spec.Taints, func(x corev1.Taint) bool { return x.MatchTaint(&t) }) {
+			n.Spec.Taints = append(n.Spec.Taints, t)
+		}
+	}
+	n.Spec.Taints = slices.DeleteFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.Key == api.TaintKeyUnregistered })
+	n.OwnerReferences = ownerClaim(nc)
+	initNow = snapshot.WaitingFor(n, nc.Spec.StartupTaints) == ""
+	if initNow {
+		n.Labels[api.LabelNodeInitialized] = "true"
+	}
+	return !equality.Semantic.DeepEqual(before, n), initNow
 }
 
 // awaitCachedClaim waits until the claim cache shows the claim gone or done, at most

@@ -312,3 +312,28 @@ func TestRegisterAwaitsOwnWrite(t *testing.T) {
 		})
 	}
 }
+
+// TestRegisterAgainWritesNoNode: a registration repeated on a stale claim cache (its informer
+// behind its own write, as under load in the scale suite: a released batch's mates were
+// reconciled again) finds the node adopted already and writes no Node (it wrote one each time
+// before); the first registration writes one.
+func TestRegisterAgainWritesNoNode(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	node := newNode("aks-default-1", testProviderID, isReady(), tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute))
+	nc := testClaim("default-1", "default", testProviderID, launched())
+	e.addNode(t, node)
+	e.addClaim(t, nc)
+	e.kube.ClearActions()
+	require.NoError(t, e.c.register(context.Background(), nc, node))
+	require.Len(t, writes(e.kube.Actions()), 1, "the first registration updates the Node")
+
+	stored := e.storedNode(t, node.Name)
+	require.NoError(t, e.c.inf.nodes.GetIndexer().Update(stored)) // the node's informer caught up, the claim's did not
+	e.kube.ClearActions()
+	require.NoError(t, e.c.register(context.Background(), nc, stored))
+	assert.Empty(t, writes(e.kube.Actions()), "the node is adopted already")
+	stored = e.storedNode(t, node.Name)
+	assert.Equal(t, "true", stored.Labels[api.LabelNodeRegistered])
+	assert.False(t, hasTaint(stored.Spec.Taints, api.TaintKeyUnregistered))
+}
