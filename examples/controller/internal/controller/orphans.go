@@ -116,14 +116,23 @@ func (rc *replayClaims) queue(byKey map[string]*corev1.Pod) []*corev1.Pod {
 	return out
 }
 
-// compareVersions orders two resourceVersions as numbers, or calls them equal when either is not one.
+// compareVersions orders two resourceVersions as numbers (kube-apiserver's are, though documented
+// as opaque); one that is not a number sorts after every number, and two such by their text. A
+// total order: calling a non-number equal to every version made the comparison cyclic (9 < 10,
+// but both "equal" to "x", so the names decided against the numbers) and the replay's queue
+// depend on the map it was collected from.
 func compareVersions(a, b string) int {
 	x, errA := strconv.ParseUint(a, 10, 64)
 	y, errB := strconv.ParseUint(b, 10, 64)
-	if errA != nil || errB != nil {
-		return 0
+	switch {
+	case errA == nil && errB == nil:
+		return cmp.Compare(x, y)
+	case errA == nil:
+		return -1
+	case errB == nil:
+		return 1
 	}
-	return cmp.Compare(x, y)
+	return cmp.Compare(a, b)
 }
 
 // assign makes each claim's Pods the replay's placement on it (orphans are on none).

@@ -1,6 +1,8 @@
 package controller
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -52,7 +54,8 @@ func quantity(l corev1.ResourceList, name corev1.ResourceName) string {
 }
 
 // TestReplayQueueOrder: the replay's queue is by creation, then by resourceVersion as a number
-// (creation has a second's resolution), then by name when a version is not a number.
+// (creation has a second's resolution), a version that is not a number after the numbers; the
+// same queue whatever order the pods come in (the comparison is a total order).
 func TestReplayQueueOrder(t *testing.T) {
 	t.Parallel()
 	at := metav1.NewTime(testNow)
@@ -68,25 +71,21 @@ func TestReplayQueueOrder(t *testing.T) {
 		byKey[key] = p
 		keys = append(keys, key)
 	}
-	rc := newReplayClaims([]provisioner.NodeClaim{{Pods: keys}}, byKey)
-	var names []string
-	for _, p := range rc.queue(byKey) {
-		names = append(names, p.Name)
-	}
-	require.Len(t, names, 4)
-	assert.Equal(t, "c-late", names[3])
-	assert.Less(t, indexOf(names, "z-first"), indexOf(names, "a-second"), "9 before 10: numbers, not strings")
-	assert.Equal(t, 0, compareVersions("x", "10"))
-	assert.Equal(t, -1, compareVersions("9", "10"))
-}
-
-func indexOf(names []string, name string) int {
-	for i, n := range names {
-		if n == name {
-			return i
+	want := []string{"z-first", "a-second", "b-opaque", "c-late"}
+	for i := range 50 {
+		// rc.pods is a map: its order differs from run to run, and so from claims built anew.
+		rand.New(rand.NewPCG(uint64(i), 0)).Shuffle(len(keys), func(a, b int) { keys[a], keys[b] = keys[b], keys[a] })
+		rc := newReplayClaims([]provisioner.NodeClaim{{Pods: slices.Clone(keys)}}, byKey)
+		var names []string
+		for _, p := range rc.queue(byKey) {
+			names = append(names, p.Name)
 		}
+		require.Equal(t, want, names, "9 before 10 (numbers, not strings), the opaque version after both")
 	}
-	return -1
+	assert.Equal(t, 1, compareVersions("x", "10"))
+	assert.Equal(t, -1, compareVersions("10", "x"))
+	assert.Equal(t, -1, compareVersions("9", "10"))
+	assert.Equal(t, -1, compareVersions("x", "y"))
 }
 
 func withVersion(v string) podOpt    { return func(p *corev1.Pod) { p.ResourceVersion = v } }
