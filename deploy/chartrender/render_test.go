@@ -98,8 +98,19 @@ func TestRenderDefaultValues(t *testing.T) {
 	pdb := Find(objs, "PodDisruptionBudget", "")
 	maxUnavailable, _, _ := unstructured.NestedFieldNoCopy(pdb.Object, "spec", "maxUnavailable")
 	assert.Equal(t, "1", fmt.Sprint(maxUnavailable))
-	checkRBAC(t, objs, rbacRelease{fullname: "napkit", namespace: "napkit"})
+	checkRBAC(t, objs, rbacRelease{fullname: "napkit", namespace: "napkit", nominate: true})
+	assert.Equal(t, "predicted", argMap(t, c)["--nominate-pods"], "the controller's default")
 	checkNoPlainSecrets(t, objs)
+}
+
+// TestRenderNominateOff: with controller.nominatePods off the ClusterRole grants no pods/status
+// patch (rules.yaml alone), and the controller is told so.
+func TestRenderNominateOff(t *testing.T) {
+	_, objs, err := Render(context.Background(), Options{ChartDir: chartDir, ReleaseName: "napkit", Namespace: "napkit",
+		Values: map[string]any{"controller": map[string]any{"nominatePods": "off"}}})
+	require.NoError(t, err)
+	checkRBAC(t, objs, rbacRelease{fullname: "napkit", namespace: "napkit"})
+	assert.Equal(t, "off", argMap(t, container(t, Find(objs, "Deployment", "napkit")))["--nominate-pods"])
 }
 
 func TestRenderAllOptions(t *testing.T) {
@@ -140,7 +151,7 @@ func TestRenderAllOptions(t *testing.T) {
 
 	// Every controller flag gets its value from the chart (the simulation's from simulate.yaml).
 	simObjs := renderWith(t, "rel", "platform", "simulate.yaml")
-	checkRBAC(t, simObjs, rbacRelease{fullname: "rel-napkit", namespace: "platform", simulate: true})
+	checkRBAC(t, simObjs, rbacRelease{fullname: "rel-napkit", namespace: "platform", simulate: true, nominate: true})
 	sim := argMap(t, container(t, Find(simObjs, "Deployment", "")))
 	assert.Equal(t, "true", sim["--simulate"])
 	assert.NotContains(t, sim, "--subscription-id", "the simulation takes no Azure settings")
@@ -200,8 +211,8 @@ func TestChartCRDsAreTheEmbeddedOnes(t *testing.T) {
 type rbacRelease struct {
 	fullname, namespace, systemNamespace string
 	simulate                             bool
-	// nominate: controller.nominatePods is not off, which adds pods/status patch (the chart's
-	// template, not rules.yaml: the audited e2e run keeps the default, off).
+	// nominate: controller.nominatePods is not off (the default is predicted), which adds
+	// pods/status patch (the chart's template, not rules.yaml: off needs none).
 	nominate bool
 }
 
@@ -383,7 +394,7 @@ func TestValuesHoldNoSecrets(t *testing.T) {
 // simulated kubelets under the same ServiceAccount.
 func TestE2EGoldenIsTheRenderedChart(t *testing.T) {
 	objs := renderWith(t, "napkit", "napkit", "e2e.yaml")
-	checkRBAC(t, objs, rbacRelease{fullname: "napkit", namespace: "napkit", systemNamespace: "kube-system"})
+	checkRBAC(t, objs, rbacRelease{fullname: "napkit", namespace: "napkit", systemNamespace: "kube-system", nominate: true})
 	var keep []*unstructured.Unstructured
 	for _, o := range objs {
 		if o.GetKind() != "CustomResourceDefinition" {
@@ -395,7 +406,7 @@ func TestE2EGoldenIsTheRenderedChart(t *testing.T) {
 			keep = append(keep, o)
 		}
 	}
-	checkRBAC(t, keep, rbacRelease{fullname: "napkit", namespace: "napkit", systemNamespace: "kube-system", simulate: true})
+	checkRBAC(t, keep, rbacRelease{fullname: "napkit", namespace: "napkit", systemNamespace: "kube-system", simulate: true, nominate: true})
 	assert.Equal(t, []string{
 		"ClusterRole/napkit", "ClusterRole/napkit-simulation", "ClusterRoleBinding/napkit", "ClusterRoleBinding/napkit-simulation",
 		"ConfigMap/napkit-ssh", "Deployment/napkit", "PodDisruptionBudget/napkit",

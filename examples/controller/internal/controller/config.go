@@ -85,7 +85,7 @@ type Config struct {
 	PlanForScheduler bool
 	// NominatePods picks the pending pods whose status.nominatedNodeName the controller sets to
 	// the node a plan put them on, as that node registers (NominatePolicy says why; "" is
-	// NominateOff). Each nomination is one pods/status patch.
+	// NominatePredicted). Each nomination is one pods/status patch.
 	NominatePods NominatePolicy
 	// NominateMaxUnbound bounds the pods nominated and not yet bound at once (counting every
 	// unbound pod with a status.nominatedNodeName); the pods over it stay held and are nominated
@@ -189,7 +189,7 @@ func (c Config) withDefaults() Config {
 	defaultDuration(&c.GCInterval, time.Minute)
 	defaultDuration(&c.GCGracePeriod, 30*time.Second)
 	if c.NominatePods == "" {
-		c.NominatePods = NominateOff
+		c.NominatePods = NominatePredicted
 	}
 	if c.NominateMaxUnbound == 0 {
 		c.NominateMaxUnbound = DefaultNominateMaxUnbound

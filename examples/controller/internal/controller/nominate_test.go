@@ -134,11 +134,24 @@ func TestNominateBeforeUntaint(t *testing.T) {
 	}
 }
 
-// TestNominateOffWritesNothing: the default policy leaves pods alone.
+// TestNominateOffWritesNothing: off leaves pods alone. The default, predicted, nominates only the
+// pods its prediction marked (TestNominatePredicted); the same unmarked pod gets no patch under it.
 func TestNominateOffWritesNothing(t *testing.T) {
 	t.Parallel()
+	for _, policy := range []NominatePolicy{NominateOff, ""} {
+		t.Run(string(policy), func(t *testing.T) {
+			t.Parallel()
+			nominateNothing(t, policy)
+		})
+	}
+}
+
+func nominateNothing(t *testing.T, policy NominatePolicy) {
 	e := newTestEnv(t)
-	require.Equal(t, NominateOff, e.c.cfg.NominatePods, "the default")
+	require.Equal(t, NominatePredicted, e.c.cfg.NominatePods, "the default")
+	if policy != "" {
+		e.c.cfg.NominatePods = policy
+	}
 	node := newNode("aks-default-1", testProviderID, isReady(), tainted(api.TaintKeyUnregistered, corev1.TaintEffectNoExecute))
 	nc := testClaim("default-1", "default", testProviderID, launched())
 	e.addNode(t, node)
@@ -274,7 +287,7 @@ func TestParseNominatePolicy(t *testing.T) {
 		want    NominatePolicy
 		wantErr string
 	}{
-		{"", NominateOff, ""},
+		{"", NominatePredicted, ""},
 		{"off", NominateOff, ""},
 		{"all", NominateAll, ""},
 		{"constrained", NominateConstrained, ""},
