@@ -70,7 +70,7 @@ func (c *Controller) provision(ctx context.Context) error {
 		}
 	}
 	var predicted []string
-	gathering := c.nominatesBatch(len(pods))
+	gathering := c.nominatesBatch(len(pods) + held) // the pending pods nominationBudget will count, the held ones too
 	if gathering && c.cfg.NominatePods == NominatePredicted && len(plan.NodeClaims) > 0 {
 		// A failed replay leaves the plan as Solve made it, with nothing to nominate.
 		if predicted, err = c.predictNominations(in, plan); err != nil {

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -122,4 +123,41 @@ func claimSizes(nc *api.NodeClaim) []string {
 		out = slices.DeleteFunc(out, func(v string) bool { return !slices.Contains(r.Values, v) })
 	}
 	return out
+}
+
+// TestProvisionGathersWithinThePendingBound: a batch's claims are remembered for release together
+// (and its pods predicted) only while the pods pending in the cluster, the batch's and those held
+// for earlier plans, are within NominateMaxPending: past it nominationBudget writes none, and
+// holding the batch's nodes for one another would only delay them.
+func TestProvisionGathersWithinThePendingBound(t *testing.T) {
+	t.Parallel()
+	const d2 = "Standard_D2s_v5"
+	tests := []struct {
+		name string
+		held int
+		want bool
+	}{
+		{name: "within the bound", held: 0, want: true},
+		{name: "past it with the held pods", held: 2, want: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := quotaEnv(t, nil, d2) // one pending pod asking for a vCPU
+			e.c.cfg.NominateMaxPending = 4
+			// A D2 each: one goes to the in-flight claim, two to new ones.
+			e.addPod(t, newPod("second", unschedulable(), cpuRequest("1500m")), newPod("third", unschedulable(), cpuRequest("1500m")))
+			e.addClaim(t, testClaim("flying", "default", "", withLabel(api.LabelInstanceType, d2)))
+			for i := range tt.held {
+				name := fmt.Sprintf("held-%d", i)
+				e.addPod(t, newPod(name, unschedulable(), cpuRequest("10m")))
+				e.c.planned.record("flying", []string{"default/" + name}, testNow)
+			}
+			require.NoError(t, e.c.provision(context.Background()))
+			claims, err := e.dyn.Resource(NodeClaimsGVR).List(context.Background(), metav1.ListOptions{})
+			require.NoError(t, err)
+			require.Len(t, claims.Items, 1+2, "the in-flight claim and two new ones")
+			assert.Equal(t, tt.want, len(e.c.mates.batches) == 2, "the batch remembered: %v", e.c.mates.batches)
+		})
+	}
 }
