@@ -180,6 +180,7 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 	targets := heldTargets(s, in)
 	pass := &holdPass{in: in, now: s.Now, grace: grace, room: map[int]map[corev1.ResourceName]int64{},
 		selectors: map[*metav1.LabelSelector]labels.Selector{}}
+	pass.collectSpread(p.where, targets)
 	kept := make(map[string]plannedPod, len(p.where))
 	holding := map[string]bool{}
 	pending := in.Pods[:0:0]
@@ -216,14 +217,16 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 }
 
 // holdPass is one hold's state: the input the held pods are moved into, its time and grace, the
-// room left per existing node as pods are held (by index into in.Nodes), and the anti-affinity
-// selectors parsed so far (by the pod's own selector, which the cache shares for the pass).
+// room left per existing node as pods are held (by index into in.Nodes), the anti-affinity
+// selectors parsed so far (by the pod's own selector, which the cache shares for the pass), and
+// the spread siblings held pods wait on.
 type holdPass struct {
 	in        *provisioner.Input
 	now       time.Time
 	grace     time.Duration
 	room      map[int]map[corev1.ResourceName]int64
 	selectors map[*metav1.LabelSelector]labels.Selector
+	spread    *spreadWaits // the held pods' topology spread siblings (planned_spread.go)
 }
 
 // forgetReplanned drops the replanned and predicted marks of pods no longer pending (bound or gone).
@@ -251,7 +254,7 @@ func (h *holdPass) release(t heldTarget, coming bool, r plannedPod, pod *corev1.
 	switch {
 	case !coming:
 		return releaseTargetGone
-	case !t.holds(r.at, h.now, h.grace):
+	case !h.holds(t, r, pod):
 		return releaseGraceOver
 	case h.conflicts(t, pod):
 		return releaseAntiAffinity
@@ -259,6 +262,17 @@ func (h *holdPass) release(t heldTarget, coming bool, r plannedPod, pod *corev1.
 		return releaseNoRoom
 	}
 	return ""
+}
+
+// holds reports whether the pod planned on t is still within its wait: its target coming, or
+// the grace after the latest of the plan, the node's initialization and, for a pod with a
+// DoNotSchedule spread, the siblings' readiness (planned_spread.go).
+func (h *holdPass) holds(t heldTarget, r plannedPod, pod *corev1.Pod) bool {
+	since, coming := h.spread.waitFor(pod, r.at)
+	if coming {
+		return true
+	}
+	return t.holds(latest(r.at, since), h.now, h.grace)
 }
 
 // takeReleased returns what the last hold released, by reason.
