@@ -32,11 +32,12 @@ import (
 // A pod stays held while its target is coming: a claim in flight (or one just created that the
 // caches do not show yet, for the grace after the plan), or a node that is registered but not
 // initialized, and for a grace period (Config.PlannedPodGrace) after the node initialized
-// or the plan was made, whichever is later, the time kube-scheduler needs to bind it; and only
-// while it still fits the node's room (kube-scheduler may have filled it with other pods) and no
-// pod bound there excludes it by required anti-affinity (planned_conflict.go). A pod bound,
-// deleted or whose target is gone, deleting or failed is forgotten, and planned afresh if still
-// pending.
+// or the plan was made, whichever is later, the time kube-scheduler needs to bind it (for a pod
+// under a DoNotSchedule spread, also after its siblings' nodes initialized: planned_spread.go);
+// and only while it still fits the node's room (kube-scheduler may have filled it with other
+// pods) and no pod bound there excludes it by required anti-affinity (planned_conflict.go). A pod
+// bound, deleted or whose target is gone, deleting or failed is forgotten, and planned afresh if
+// still pending.
 type plannedPods struct {
 	mu    sync.Mutex
 	where map[string]plannedPod // by "namespace/name"
