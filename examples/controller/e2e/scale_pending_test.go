@@ -86,13 +86,14 @@ type pendingStats struct {
 	Bound              int
 	Unbound            int // created in the phase and deleted or still pending at its end
 	P50, P90, P99, Max float64
+	OverBound          int       // waits longer than the bound pendingSince was given
 	RunningMax         float64   // creation to Running, the longest
 	Worst              []podLife // the longest waits, longest first
 }
 
-// pendingSince is the distribution of the waits of pods created at or after from, with the worst
-// `worst` pods' lives.
-func (w *watcher) pendingSince(from time.Time, worst int) pendingStats {
+// pendingSince is the distribution of the waits of pods created at or after from, how many
+// waited longer than bound, and the worst `worst` pods' lives.
+func (w *watcher) pendingSince(from time.Time, worst int, bound time.Duration) pendingStats {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var lives []podLife
@@ -113,6 +114,9 @@ func (w *watcher) pendingSince(from time.Time, worst int) pendingStats {
 	at := func(q float64) float64 { return lives[int(q*float64(len(lives)-1))].wait().Seconds() }
 	st.Bound, st.Max, st.P99, st.P90, st.P50 = len(lives), lives[0].wait().Seconds(), at(0.01), at(0.10), at(0.50)
 	for _, l := range lives {
+		if l.wait() > bound {
+			st.OverBound++
+		}
 		if !l.running.IsZero() {
 			st.RunningMax = max(st.RunningMax, l.running.Sub(l.created).Seconds())
 		}
@@ -144,15 +148,18 @@ func (w *watcher) timeline(l podLife) string {
 	return b.String()
 }
 
-// reportPending puts the churn's pending-time distribution in the report and logs the timelines
+// reportPending puts the churn's pending-time distribution in the report, with how many pods
+// waited longer than the issue's bound (one batch plus the boot: bound), and logs the timelines
 // of its worst pods.
-func reportPending(t *testing.T, w *watcher, from time.Time, r *scaleReport) {
+func reportPending(t *testing.T, w *watcher, from time.Time, bound time.Duration, r *scaleReport) {
 	t.Helper()
-	st := w.pendingSince(from, 10)
+	st := w.pendingSince(from, 10, bound)
 	r.ChurnBound, r.ChurnUnbound = st.Bound, st.Unbound
 	r.ChurnPendingP50, r.ChurnPendingP90, r.ChurnPendingP99, r.ChurnPendingMax = st.P50, st.P90, st.P99, st.Max
-	t.Logf("churn pending (creation to binding) of %d pods bound (%d deleted or unbound): p50 %.1f s, p90 %.1f s, p99 %.1f s, max %.1f s; "+
-		"creation to Running max %.1f s", st.Bound, st.Unbound, st.P50, st.P90, st.P99, st.Max, st.RunningMax)
+	r.ChurnPendingBoundSeconds, r.ChurnOverBound = bound.Seconds(), st.OverBound
+	t.Logf("churn pending (creation to binding) of %d pods bound (%d deleted or unbound): p50 %.1f s, p90 %.1f s, p99 %.1f s, max %.1f s, "+
+		"%d longer than %.0f s (one batch, the VM create and the boot); creation to Running max %.1f s",
+		st.Bound, st.Unbound, st.P50, st.P90, st.P99, st.Max, st.OverBound, bound.Seconds(), st.RunningMax)
 	for _, l := range st.Worst {
 		t.Logf("churn worst: %s", w.timeline(l))
 	}

@@ -76,6 +76,10 @@ type scaleReport struct {
 	ChurnBound, ChurnUnbound         int
 	ChurnPendingP50, ChurnPendingP90 float64
 	ChurnPendingP99, ChurnPendingMax float64
+	// ChurnOverBound of the bound pods waited longer than ChurnPendingBoundSeconds, the issue's
+	// "one batch plus the boot": the batch's longest (10 s), the VM create and the boot delay.
+	ChurnOverBound           int
+	ChurnPendingBoundSeconds float64
 	// ScaleDownCommands is how many disruption commands the controller executed during the
 	// scale-down (karpenter_voluntary_disruption_decisions_total).
 	ScaleDownCommands int

@@ -28,6 +28,8 @@ const (
 	scaleSampleEvery        = 100 * time.Millisecond
 	// scaleConsolidateAfter is the suite NodePool's consolidateAfter.
 	scaleConsolidateAfter = 10 * time.Second
+	// scaleBatchMax is the controller's longest batch in the suite (Karpenter's default).
+	scaleBatchMax = 10 * time.Second
 )
 
 // TestScale runs the suite's four phases on one control plane: scale-up of pending pods from 50
@@ -38,7 +40,7 @@ func TestScale(t *testing.T) {
 	p := readScaleParams(t)
 	s := startStack(t, stackOptions{
 		tune: func(cfg *controller.Config) {
-			cfg.BatchIdle, cfg.BatchMax = time.Second, 10*time.Second
+			cfg.BatchIdle, cfg.BatchMax = time.Second, scaleBatchMax
 			cfg.DisruptionInterval, cfg.ValidationDelay = p.disruptionInterval, p.validationDelay
 			cfg.Consolidation.MinReplaceSavings = controller.DefaultMinReplaceSavings // the binary's default
 			if p.planForScheduler != nil {
@@ -309,7 +311,7 @@ func churn(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, r
 	settled, _ := waitSettled(t, w, int(keep)*len(shapes), p.quiet(), 15*time.Minute)
 	r.ChurnSettleSeconds = settled.Sub(began).Seconds()
 	r.ChurnMaxPendingSeconds = w.takePendingFor().Seconds()
-	reportPending(t, w, from, r)
+	reportPending(t, w, from, scaleBatchMax+p.vmCreate+p.bootDelay, r)
 	requireNoLeaks(t, s, w, int(keep)*len(shapes), r)
 }
 
