@@ -76,8 +76,7 @@ type Config struct {
 	WaitForScheduler bool
 	// PlannedPodGrace is how long after its node initialized (or after the plan, if later) a
 	// pending pod stays counted against the NodeClaim or node a plan put it on, instead of being
-	// planned again: the time kube-scheduler gets to bind it (plannedPods says why; a pod under a
-	// DoNotSchedule spread counts it from its siblings' nodes too, spreadWaits). Default:
+	// planned again: the time kube-scheduler gets to bind it (plannedPods says why). Default:
 	// twice BatchMax, at least 10 s (Karpenter's nomination window); negative turns holding off.
 	PlannedPodGrace time.Duration
 	// PlanForScheduler replays kube-scheduler's default placement (package schedreplay) of each

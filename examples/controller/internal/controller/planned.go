@@ -32,12 +32,11 @@ import (
 // A pod stays held while its target is coming: a claim in flight (or one just created that the
 // caches do not show yet, for the grace after the plan), or a node that is registered but not
 // initialized, and for a grace period (Config.PlannedPodGrace) after the node initialized
-// or the plan was made, whichever is later, the time kube-scheduler needs to bind it (for a pod
-// under a DoNotSchedule spread, also after its siblings' nodes initialized: planned_spread.go);
-// and only while it still fits the node's room (kube-scheduler may have filled it with other
-// pods) and no pod bound there excludes it by required anti-affinity (planned_conflict.go). A pod
-// bound, deleted or whose target is gone, deleting or failed is forgotten, and planned afresh if
-// still pending.
+// or the plan was made, whichever is later, the time kube-scheduler needs to bind it; and only
+// while it still fits the node's room (kube-scheduler may have filled it with other pods) and no
+// pod bound there excludes it by required anti-affinity (planned_conflict.go). A pod bound,
+// deleted or whose target is gone, deleting or failed is forgotten, and planned afresh if still
+// pending.
 type plannedPods struct {
 	mu    sync.Mutex
 	where map[string]plannedPod // by "namespace/name"
@@ -181,7 +180,6 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 	targets := heldTargets(s, in)
 	pass := &holdPass{in: in, now: s.Now, grace: grace, room: map[int]map[corev1.ResourceName]int64{},
 		selectors: map[*metav1.LabelSelector]labels.Selector{}}
-	pass.collectSpread(p.where, targets)
 	kept := make(map[string]plannedPod, len(p.where))
 	holding := map[string]bool{}
 	pending := in.Pods[:0:0]
@@ -218,16 +216,14 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 }
 
 // holdPass is one hold's state: the input the held pods are moved into, its time and grace, the
-// room left per existing node as pods are held (by index into in.Nodes), the anti-affinity
-// selectors parsed so far (by the pod's own selector, which the cache shares for the pass), and
-// the spread siblings held pods wait on.
+// room left per existing node as pods are held (by index into in.Nodes), and the anti-affinity
+// selectors parsed so far (by the pod's own selector, which the cache shares for the pass).
 type holdPass struct {
 	in        *provisioner.Input
 	now       time.Time
 	grace     time.Duration
 	room      map[int]map[corev1.ResourceName]int64
 	selectors map[*metav1.LabelSelector]labels.Selector
-	spread    *spreadWaits // the held pods' topology spread siblings (planned_spread.go)
 }
 
 // forgetReplanned drops the replanned and predicted marks of pods no longer pending (bound or gone).
@@ -255,7 +251,7 @@ func (h *holdPass) release(t heldTarget, coming bool, r plannedPod, pod *corev1.
 	switch {
 	case !coming:
 		return releaseTargetGone
-	case !h.holds(t, r, pod):
+	case !t.holds(r.at, h.now, h.grace):
 		return releaseGraceOver
 	case h.conflicts(t, pod):
 		return releaseAntiAffinity
@@ -263,17 +259,6 @@ func (h *holdPass) release(t heldTarget, coming bool, r plannedPod, pod *corev1.
 		return releaseNoRoom
 	}
 	return ""
-}
-
-// holds reports whether the pod planned on t is still within its wait: its target coming, or
-// the grace after the latest of the plan, the node's initialization and, for a pod with a
-// DoNotSchedule spread, the siblings' readiness (planned_spread.go).
-func (h *holdPass) holds(t heldTarget, r plannedPod, pod *corev1.Pod) bool {
-	since, coming := h.spread.waitFor(pod, r.at)
-	if coming {
-		return true
-	}
-	return t.holds(latest(r.at, since), h.now, h.grace)
 }
 
 // takeReleased returns what the last hold released, by reason.
