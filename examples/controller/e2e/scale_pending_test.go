@@ -149,8 +149,8 @@ func (w *watcher) timeline(l podLife) string {
 }
 
 // reportPending puts the churn's pending-time distribution in the report, with how many pods
-// waited longer than the bound (one batch plus the boot: bound), and logs the timelines
-// of its worst pods.
+// waited longer than bound (the "one batch plus the boot": the batch's longest, the VM
+// create and the boot delay), and logs the timelines of its worst pods.
 func reportPending(t *testing.T, w *watcher, from time.Time, bound time.Duration, r *scaleReport) {
 	t.Helper()
 	st := w.pendingSince(from, 10, bound)
