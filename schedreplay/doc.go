@@ -33,8 +33,9 @@
 //     zone maxSkew 5) for a pod that has a controller and no constraints of its own.
 //
 // Nominated pods (Node.Nominated: status.nominatedNodeName, as kube-scheduler v1.37 treats it,
-// nominate.go): their requests and required anti-affinity count on their node for every pod of
-// no higher priority until they are placed, and each goes to its node first when its turn comes.
+// nominate.go): their requests and required anti-affinity, and their number in the incoming
+// pod's DoNotSchedule spreads, count on their node for every pod of no higher priority until
+// they are placed, and each goes to its node first when its turn comes.
 // [NominationsFor] uses that to pick the few pods worth nominating: the ones the replays strand,
 // nominated to the node a plan chose, round after round until no replay strands a pod.
 //
@@ -43,7 +44,8 @@
 // the choice), ImageLocality (new nodes hold no images), namespaceSelector and matchLabelKeys,
 // percentageOfNodesToScore (above 100 nodes kube-scheduler scores only part of the feasible
 // nodes), the order in which nodes appear (Replay sees them all from the start), and nominated
-// pods' affinities and spreads. kube-scheduler picks at random among equal best scores and its
+// pods' required affinities (the pass that counts them can only admit more, and the pass
+// without them decides). kube-scheduler picks at random among equal best scores and its
 // queue follows creation only roughly: Replay takes the first node of a tie and the caller's
 // order, [ReplayWith] draws ties and jitters the queue (Options), so a caller can look at several
 // outcomes.

@@ -16,7 +16,9 @@ import (
 // bound pods); when its own turn comes the nominated node is tried first and taken if it passes
 // (evaluateNominatedNode); a failed attempt clears the nomination. The replay adds the nominated
 // pods' requests to the resource filter and their required anti-affinity, both ways, to
-// InterPodAffinity's (the PreFilter extensions' AddPod), not their affinities or spreads.
+// InterPodAffinity's (the PreFilter extensions' AddPod), and count them in the incoming pod's
+// DoNotSchedule spreads (PodTopologySpread's AddPod, plugins/podtopologyspread/filtering.go), not
+// their affinities.
 type nominee struct {
 	key      string
 	pod      *corev1.Pod
@@ -101,6 +103,34 @@ func (st *state) nominatedAntiOK(pc *podCtx, i int) bool {
 			if st.domains(t.key).of[i] >= 0 && t.group.match(pc.pod) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// nominatedSpreadOK is PodTopologySpread's filter in the pass with the pods nominated to node i
+// added (of no lower priority, the pod itself left out): each one its constraint selects (in the
+// pod's namespace) raises the count of node i's domain, and the minimum with it when that domain
+// held it. So two replicas of a zone-spread Deployment nominated to one node can refuse each
+// other there: with the zones level, the first counts the second and finds a skew of 2.
+// kube-scheduler requires both passes (RunFilterPluginsWithNominatedPods); spreadOK is the other.
+func (st *state) nominatedSpreadOK(pc *podCtx, i int, mins []minimum) bool {
+	if len(pc.hard) == 0 || len(st.nominated[i]) == 0 {
+		return true
+	}
+	for k, c := range pc.hard {
+		extra := 0
+		for _, nom := range st.nominated[i] {
+			if nom.key != pc.key && nom.priority >= pc.priority && c.group.match(nom.pod) {
+				extra++
+			}
+		}
+		if extra == 0 {
+			continue
+		}
+		n, _ := c.count(i, c.host)
+		if n+extra+c.self-mins[k].raised(c.domainOf(i), n, extra) > c.maxSkew {
+			return false
 		}
 	}
 	return true
