@@ -33,8 +33,9 @@ import (
 // caches do not show yet, for the grace after the plan), or a node that is registered but not
 // initialized, and for a grace period (Config.PlannedPodGrace) after the node initialized
 // or the plan was made, whichever is later, the time kube-scheduler needs to bind it; and only
-// while it still fits the node's room (kube-scheduler may have filled it with other pods) and no
-// pod bound there excludes it by required anti-affinity (planned_conflict.go). A pod bound,
+// while it still fits the node's room (kube-scheduler may have filled it with other pods), no
+// pod bound there excludes it by required anti-affinity (planned_conflict.go) and its
+// DoNotSchedule spreads still leave it a place there (planned_spread.go). A pod bound,
 // deleted or whose target is gone, deleting or failed is forgotten, and planned afresh if still
 // pending.
 type plannedPods struct {
@@ -59,6 +60,9 @@ const (
 	// releaseAntiAffinity: kube-scheduler bound a pod to the node that the pod's required
 	// anti-affinity (or the bound pod's) keeps it away from.
 	releaseAntiAffinity = "antiAffinity"
+	// releaseSpread: the pods of its DoNotSchedule topology spread bound elsewhere leave its
+	// node's domain no place for it (planned_spread.go).
+	releaseSpread = "spread"
 )
 
 // plannedPod is where a plan put a pod: a NodeClaim's or a Node's name, and when. unseen is set
@@ -180,6 +184,7 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace ti
 	targets := heldTargets(s, in)
 	pass := &holdPass{in: in, now: s.Now, grace: grace, room: map[int]map[corev1.ResourceName]int64{},
 		selectors: map[*metav1.LabelSelector]labels.Selector{}}
+	pass.spread = pass.spreadExcess(p.where, targets, in.Pods)
 	kept := make(map[string]plannedPod, len(p.where))
 	holding := map[string]bool{}
 	pending := in.Pods[:0:0]
@@ -224,6 +229,8 @@ type holdPass struct {
 	grace     time.Duration
 	room      map[int]map[corev1.ResourceName]int64
 	selectors map[*metav1.LabelSelector]labels.Selector
+	// spread are the held pods a DoNotSchedule spread keeps off their node (spreadExcess).
+	spread map[string]bool
 }
 
 // forgetReplanned drops the replanned and predicted marks of pods no longer pending (bound or gone).
@@ -255,6 +262,8 @@ func (h *holdPass) release(t heldTarget, coming bool, r plannedPod, pod *corev1.
 		return releaseGraceOver
 	case h.conflicts(t, pod):
 		return releaseAntiAffinity
+	case h.spread[pod.Namespace+"/"+pod.Name]:
+		return releaseSpread
 	case !t.fits(h.in, h.room, pod):
 		return releaseNoRoom
 	}
