@@ -282,6 +282,9 @@ func cpuRequest(q string) podOpt {
 type holdBench struct {
 	bound   func(i int, node string) []*corev1.Pod
 	planned func(j int) []podOpt
+	// initialized: the registered nodes are initialized (within the grace), each in one of
+	// three zones, so their held pods' spreads are counted (planned_spread.go).
+	initialized bool
 }
 
 func (h holdBench) build(b *testing.B) (*snapshot.Snapshot, *plannedPods) {
@@ -295,6 +298,10 @@ func (h holdBench) build(b *testing.B) (*snapshot.Snapshot, *plannedPods) {
 		if i%2 == 1 {
 			opts = append(opts, registered())
 			node := newNode(name, pid(name), isReady())
+			if h.initialized {
+				opts = append(opts, withCondition(api.ConditionInitialized, metav1.ConditionTrue, "Initialized", testNow))
+				node.Labels[api.LabelZone] = fmt.Sprintf("z%d", (i/2)%3)
+			}
 			node.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("16"),
 				corev1.ResourceMemory: resource.MustParse("64Gi"), corev1.ResourcePods: resource.MustParse("110")}
 			objs.Nodes = append(objs.Nodes, node)
@@ -367,4 +374,32 @@ func holdFresh(s *clusterSnapshot, p *plannedPods, grace time.Duration) (provisi
 	in := s.ProvisionerInput(provisioner.Options{})
 	held, holding := p.hold(s.Snapshot, &in, grace)
 	return in, held, holding
+}
+
+// BenchmarkPlannedPodsHoldSpread is BenchmarkPlannedPodsHoldAmongBound's burst later on: the
+// registered nodes initialized in three zones, one bound pod in four and one held pod in ten
+// replicas of one zone-spread Deployment (maxSkew 2: the zones stay level, all 10,000 stay
+// held), so the hold counts the spread's pods per zone before holding (spreadExcess).
+func BenchmarkPlannedPodsHoldSpread(b *testing.B) {
+	spread := zoneSpread(2, corev1.DoNotSchedule)
+	holdBench{
+		initialized: true,
+		bound: func(i int, node string) []*corev1.Pod {
+			var out []*corev1.Pod
+			for j := range 4 {
+				opts := []podOpt{boundTo(node), cpuRequest("500m"), labelled("app", "api")}
+				if j == 0 {
+					opts = []podOpt{boundTo(node), cpuRequest("500m"), spread}
+				}
+				out = append(out, newPod(fmt.Sprintf("bound-%d-%d", i, j), opts...))
+			}
+			return out
+		},
+		planned: func(j int) []podOpt {
+			if j == 0 {
+				return []podOpt{spread}
+			}
+			return nil
+		},
+	}.run(b)
 }
