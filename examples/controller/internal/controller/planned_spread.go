@@ -79,10 +79,13 @@ func (h *holdPass) spreadGroups(where map[string]plannedPod, targets map[string]
 			continue
 		}
 		for _, c := range pod.Spec.TopologySpreadConstraints {
-			if c.WhenUnsatisfiable != corev1.DoNotSchedule {
-				continue
+			if c.WhenUnsatisfiable != corev1.DoNotSchedule || c.LabelSelector == nil {
+				continue // no filter; without a selector kube-scheduler counts no pod
 			}
 			g := h.groupOf(&groups, pod, c)
+			if g.selector.Empty() {
+				continue // kube-scheduler counts no pod for an empty selector either
+			}
 			if d := h.domainOf(t, c.TopologyKey); d != "" {
 				g.releasable[d] = append(g.releasable[d], pod.Namespace+"/"+pod.Name)
 			}
@@ -129,6 +132,9 @@ func spreadSelector(pod *corev1.Pod, c corev1.TopologySpreadConstraint) labels.S
 
 // countHeld counts a held pod where its plan put it, in every group that selects it.
 func (h *holdPass) countHeld(groups map[string]*spreadGroup, pod *corev1.Pod, t heldTarget) {
+	if pod.DeletionTimestamp != nil {
+		return
+	}
 	for _, g := range groups {
 		if g.namespace == pod.Namespace && g.selector.Matches(labels.Set(pod.Labels)) {
 			if d := h.domainOf(t, g.key); d != "" {
@@ -138,12 +144,14 @@ func (h *holdPass) countHeld(groups map[string]*spreadGroup, pod *corev1.Pod, t 
 	}
 }
 
-// countBound counts the pods bound to the existing nodes (not finished) in every group that
-// selects them.
+// countBound counts the pods bound to the existing nodes in every group that selects them; not
+// the finished ones, nor the terminating ones (kube-scheduler's countPodsMatchSelector,
+// podtopologyspread/common.go, skips those).
 func (h *holdPass) countBound(groups map[string]*spreadGroup) {
 	for _, n := range h.in.Nodes {
 		for _, pod := range n.Pods {
-			if pod.Spec.NodeName == "" || pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
+			if pod.Spec.NodeName == "" || pod.DeletionTimestamp != nil ||
+				pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
 				continue
 			}
 			for _, g := range groups {

@@ -76,6 +76,12 @@ func TestPlannedPodsReleaseSpread(t *testing.T) {
 		{name: "matchLabelKeys: another ReplicaSet's pods do not count", held: map[string]string{"h1": "a", "h3": "c"},
 			opts: []podOpt{zoneSpread(1, corev1.DoNotSchedule, "pod-template-hash")}, bound: []string{"a", "a", "b"},
 			boundOpt: []podOpt{func(p *corev1.Pod) { p.Labels["pod-template-hash"] = "v0" }}},
+		{name: "terminating siblings do not count", held: map[string]string{"h1": "a", "h3": "c"},
+			bound: []string{"a", "a", "b"}, boundOpt: []podOpt{deletedAt(testNow)}},
+		{name: "an empty selector counts nothing", held: map[string]string{"h1": "a", "h3": "c"},
+			opts: []podOpt{zoneSpread(1, corev1.DoNotSchedule), func(p *corev1.Pod) {
+				p.Spec.TopologySpreadConstraints[0].LabelSelector = &metav1.LabelSelector{}
+			}}, bound: []string{"a", "a", "b"}},
 		{name: "finished siblings do not count", held: map[string]string{"h1": "a", "h3": "c"},
 			bound: []string{"a", "a", "b"}, boundOpt: []podOpt{withPhase(corev1.PodSucceeded)}},
 	}
