@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -27,13 +26,7 @@ func TestReplayNominatedSpread(t *testing.T) {
 	full := func(name, zone string) Node {
 		return withPods(node(name, "1", "1000Mi", zone), even(name+"-x", 1000, app("x")))
 	}
-	cases := []struct {
-		name    string
-		nodes   []Node
-		queue   []*corev1.Pod
-		placed  map[string]string
-		orphans []string
-	}{
+	cases := []replayCase{
 		{
 			// The zones level at 0: x0's attempt on a counts x1 there, 0 + 1 + 1 - 0 = 2 > 1, so a
 			// is out for x0, which goes by scores to b (LeastAllocated 87 against c's 50). x1 then
@@ -73,14 +66,7 @@ func TestReplayNominatedSpread(t *testing.T) {
 			orphans: []string{"w"},
 		},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res, err := Replay(tc.nodes, tc.queue)
-			require.NoError(t, err)
-			assert.Equal(t, tc.placed, res.Placed)
-			assert.Equal(t, tc.orphans, names(res.Orphans))
-		})
-	}
+	runReplayCases(t, cases)
 }
 
 // TestMinimumRaised: the critical paths' arithmetic on its own, including ties.

@@ -55,13 +55,7 @@ func TestReplayNominated(t *testing.T) {
 	t1 := pod("t1", "1", "1Gi", withGPU)
 	xOnA, guardOnA := even("n", 1000, app("x")), even("n", 1000, antiAffine("x", corev1.LabelHostname))
 	lowGuard := even("n", 1000, antiAffine("x", corev1.LabelHostname), priorityOf(-1))
-	cases := []struct {
-		name    string
-		nodes   []Node
-		queue   []*corev1.Pod
-		placed  map[string]string
-		orphans []string
-	}{
+	cases := []replayCase{
 		{
 			// replay_test's "spreading strands a large pod", with large nominated to a: a keeps
 			// 4 - 3 = 1 cpu for the others, less than 1500m, so m1 and m2 both go to b (3 of its 4
@@ -204,6 +198,21 @@ func TestReplayNominated(t *testing.T) {
 			orphans: []string{"t0"},
 		},
 	}
+	runReplayCases(t, cases)
+}
+
+// replayCase is a replay of queue on nodes and where it must put each pod (by "namespace/name"),
+// and the pods (by name) it must leave over.
+type replayCase struct {
+	name    string
+	nodes   []Node
+	queue   []*corev1.Pod
+	placed  map[string]string
+	orphans []string
+}
+
+func runReplayCases(t *testing.T, cases []replayCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := Replay(tc.nodes, tc.queue)
