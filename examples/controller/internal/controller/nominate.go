@@ -56,7 +56,9 @@ const (
 	// batch's nodes are released together (batchrelease.go), as the replay assumes. A few
 	// writes per batch instead of one per pod. The default: at 1,000 pods it met the issue's
 	// scale-up targets as a median of ten runs where off met none (docs/benchmarks.md, sixteenth
-	// session); the runs are bimodal, and in the seventeenth session nine of sixteen were within.
+	// session); the runs were bimodal (nine of sixteen within in the seventeenth session), the
+	// slow mode's tail mostly zone-spread replicas that the hold now releases at once
+	// (planned_spread.go; eighteenth session).
 	NominatePredicted NominatePolicy = "predicted"
 )
 
