@@ -30,9 +30,12 @@ import (
 // pod of a domain can be placed only if the domain's count is at most the least domain's count
 // plus maxSkew (each placement needs count + 1 - min <= maxSkew at its time, and the minimum only
 // grows), so a domain above that has that many pods too many, and that many of its held pods on
-// initialized nodes (kube-scheduler has had them) are released. Domains without a selected pod,
-// minDomains and node inclusion policies are not counted: the minimum can only be overstated,
-// which releases fewer pods, never one that could still be placed.
+// initialized nodes (kube-scheduler has had them) are released. Domains without a selected pod
+// and minDomains are left out, which can only overstate the minimum (fewer releases). Node
+// inclusion policies are not applied either: a selected pod bound on a node outside the pod's
+// node affinity is counted, where kube-scheduler's default (Honor) leaves it out, so a selector
+// shared by workloads of different node affinities could release a pod early (it is planned
+// again, not lost).
 func (h *holdPass) spreadExcess(where map[string]plannedPod, targets map[string]heldTarget, pending []*corev1.Pod) map[string]bool {
 	groups := h.spreadGroups(where, targets, pending)
 	if len(groups) == 0 {
