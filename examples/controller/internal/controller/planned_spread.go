@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
 
@@ -99,7 +98,7 @@ func (h *holdPass) spreadGroups(where map[string]plannedPod, targets map[string]
 
 // groupOf returns the group of the pod's constraint c, making it the first time.
 func (h *holdPass) groupOf(groups *map[string]*spreadGroup, pod *corev1.Pod, c corev1.TopologySpreadConstraint) *spreadGroup {
-	sel := spreadSelector(pod, c)
+	sel := h.spreadSelector(pod, c)
 	id := pod.Namespace + "|" + c.TopologyKey + "|" + strconv.Itoa(int(c.MaxSkew)) + "|" + sel.String()
 	if *groups == nil {
 		*groups = map[string]*spreadGroup{}
@@ -113,16 +112,10 @@ func (h *holdPass) groupOf(groups *map[string]*spreadGroup, pod *corev1.Pod, c c
 	return g
 }
 
-// spreadSelector is the constraint's selector with its matchLabelKeys' values from the pod
-// (kube-scheduler's), or one selecting nothing when it does not parse (the API server refuses those).
-func spreadSelector(pod *corev1.Pod, c corev1.TopologySpreadConstraint) labels.Selector {
-	if c.LabelSelector == nil {
-		return labels.Nothing()
-	}
-	sel, err := metav1.LabelSelectorAsSelector(c.LabelSelector)
-	if err != nil {
-		return labels.Nothing()
-	}
+// spreadSelector is the constraint's selector (parsed through the pass's cache, holdPass.selector)
+// with its matchLabelKeys' values from the pod, as kube-scheduler merges them.
+func (h *holdPass) spreadSelector(pod *corev1.Pod, c corev1.TopologySpreadConstraint) labels.Selector {
+	sel := h.selector(c.LabelSelector)
 	for _, key := range c.MatchLabelKeys {
 		if v, ok := pod.Labels[key]; ok {
 			if req, err := labels.NewRequirement(key, selection.Equals, []string{v}); err == nil {
