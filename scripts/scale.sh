@@ -30,6 +30,8 @@
 # NAPKIT_SCALE_NOMINATE_MAX_UNBOUND=N its Config.NominateMaxUnbound (--nominate-max-unbound),
 # NAPKIT_SCALE_NOMINATE_MAX_PENDING=N its Config.NominateMaxPending (--nominate-max-pending),
 # NAPKIT_SCALE_MARK_UNNEEDED=true|false its Config.MarkUnneeded (--mark-unneeded-nodes, default false),
+# NAPKIT_SCALE_ALLOW_MANY_TO_MANY=true|false its Config.Consolidation.AllowManyToMany
+# (--consolidation-allow-many-to-many, default false),
 # NAPKIT_SCALE_DISRUPTION_CHAIN_STEPS=N its Config.DisruptionChainSteps (negative: no chain).
 # NAPKIT_SCALE_DISRUPTION_INTERVAL and NAPKIT_SCALE_VALIDATION_DELAY (Go durations) set its disruption
 # interval and validation delay (default 5s each, half of Karpenter's; 10s and 15s are the binary's defaults).

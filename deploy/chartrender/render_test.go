@@ -143,6 +143,7 @@ func TestRenderAllOptions(t *testing.T) {
 	assert.Equal(t, "64", args["--max-concurrent-launches"])
 	assert.Equal(t, "-1", args["--disruption-chain-steps"])
 	assert.Equal(t, "true", args["--mark-unneeded-nodes"])
+	assert.Equal(t, "true", args["--consolidation-allow-many-to-many"])
 	assert.Equal(t, "aksmachineapiheaderbatch", args["--provision-mode"])
 	assert.Equal(t, "napkit", args["--aks-machines-pool-name"])
 	assert.Equal(t, "rg", args["--cluster-resource-group"])

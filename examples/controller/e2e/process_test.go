@@ -123,6 +123,7 @@ func processArgs(cfg controller.Config) []string {
 		"--nominate-max-pending=" + fmt.Sprint(cfg.NominateMaxPending),
 		"--disruption-chain-steps=" + fmt.Sprint(cfg.DisruptionChainSteps), "--mark-unneeded-nodes=" + fmt.Sprint(cfg.MarkUnneeded),
 		"--consolidation-min-replace-savings", fmt.Sprint(cfg.Consolidation.MinReplaceSavings),
+		"--consolidation-allow-many-to-many=" + fmt.Sprint(cfg.Consolidation.AllowManyToMany),
 		"--max-concurrent-launches=" + fmt.Sprint(cfg.MaxConcurrentLaunches)}
 }
 

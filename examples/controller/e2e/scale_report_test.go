@@ -39,7 +39,10 @@ type scaleReport struct {
 	ProvisionMode string
 	// SystemNode is whether the cluster had its system node (scale_system_test.go; false only
 	// with NAPKIT_SCALE_SYSTEM_NODE=false, and in reports from before it existed).
-	SystemNode                               bool
+	SystemNode bool
+	// ManyToMany is NAPKIT_SCALE_ALLOW_MANY_TO_MANY: consolidation commands could replace M
+	// nodes by N > 1 (false in reports from before it existed).
+	ManyToMany                               bool
 	PodsCreatedSeconds, ClaimsSeconds        float64
 	FirstClaimSeconds, LastClaimSeconds      float64
 	ClaimsAfterLastPodSeconds                float64

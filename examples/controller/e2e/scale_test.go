@@ -59,6 +59,7 @@ func TestScale(t *testing.T) {
 				cfg.DisruptionChainSteps = p.chainSteps
 			}
 			cfg.MarkUnneeded = p.markUnneeded
+			cfg.Consolidation.AllowManyToMany = p.manyToMany
 		},
 		kubelet:       func(o *simnodes.Options) { o.BootDelay, o.Poll, o.Workers = p.bootDelay, 250*time.Millisecond, 32 },
 		process:       p.process,
@@ -77,7 +78,7 @@ func TestScale(t *testing.T) {
 	r := &scaleReport{Pods: p.pods, Deployments: deploymentsPerRun, BootDelaySeconds: p.bootDelay.Seconds(),
 		VMCreateSeconds: p.vmCreate.Seconds(), ARMLimits: p.armLimits, ProvisionMode: string(p.provisionMode),
 		SystemNode: !p.noSystemNode, DisruptionIntervalSeconds: p.disruptionInterval.Seconds(),
-		ValidationDelaySeconds: p.validationDelay.Seconds()}
+		ValidationDelaySeconds: p.validationDelay.Seconds(), ManyToMany: p.manyToMany}
 	defer r.log(t) // the figures so far, also when a phase fails
 
 	shapes := scaleShapes()

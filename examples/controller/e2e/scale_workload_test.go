@@ -63,6 +63,10 @@ type scaleParams struct {
 	// markUnneeded is NAPKIT_SCALE_MARK_UNNEEDED (a bool): the controller's Config.MarkUnneeded
 	// (default false, the binary's --mark-unneeded-nodes).
 	markUnneeded bool
+	// manyToMany is NAPKIT_SCALE_ALLOW_MANY_TO_MANY (a bool): the controller's
+	// Config.Consolidation.AllowManyToMany (default false, the binary's
+	// --consolidation-allow-many-to-many).
+	manyToMany bool
 	// noSystemNode is NAPKIT_SCALE_SYSTEM_NODE=false: the cluster starts with no node at all, as
 	// the suite's did before it had a system node (scale_system_test.go), for comparing with those runs.
 	noSystemNode bool
@@ -145,7 +149,8 @@ func readScaleParams(t *testing.T) scaleParams {
 	for _, b := range []struct {
 		env string
 		to  *bool
-	}{{"NAPKIT_SCALE_MARK_UNNEEDED", &p.markUnneeded}, {"NAPKIT_SCALE_ARM_LIMITS", &p.armLimits}} {
+	}{{"NAPKIT_SCALE_MARK_UNNEEDED", &p.markUnneeded}, {"NAPKIT_SCALE_ARM_LIMITS", &p.armLimits},
+		{"NAPKIT_SCALE_ALLOW_MANY_TO_MANY", &p.manyToMany}} {
 		if v := os.Getenv(b.env); v != "" {
 			parsed, err := strconv.ParseBool(v)
 			if err != nil {

@@ -68,6 +68,9 @@ type Flags struct {
 	PlanForScheduler                                                     bool
 	// MinReplaceSavings is consolidation.Options.MinReplaceSavings.
 	MinReplaceSavings float64
+	// AllowManyToMany is consolidation.Options.AllowManyToMany: commands that replace M nodes by
+	// N > 1 cheaper ones (a split when M is 1).
+	AllowManyToMany bool
 	// KubeAPIQPS and KubeAPIBurst bound the controller's requests to the API server (client-go's
 	// defaults, 5 and 10, would make a thousand-node scale-up wait minutes for its own writes).
 	KubeAPIQPS   float64
@@ -140,6 +143,8 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.MarkUnneeded, "mark-unneeded-nodes", false, "keep the soft taint napkit.io/deletion-candidate:PreferNoSchedule on the nodes consolidation would remove but for its budgets and consolidateAfter, so kube-scheduler sends pods elsewhere while they wait their turn (fewer evictions, a quicker scale-down, a dearer end: docs/benchmarks.md)")
 	fs.Float64Var(&f.MinReplaceSavings, "consolidation-min-replace-savings", controller.DefaultMinReplaceSavings,
 		"least fraction of the removed nodes' price a consolidation replace must save, in [0, 1); 0: any saving (Karpenter's rule)")
+	fs.BoolVar(&f.AllowManyToMany, "consolidation-allow-many-to-many", false,
+		"let a consolidation command replace M nodes by several cheaper ones (one by two or more included); off: by one at most (Karpenter's rule)")
 	fs.DurationVar(&f.GCInterval, "gc-interval", time.Minute, "how often VMs without a NodeClaim are collected")
 	fs.Float64Var(&f.KubeAPIQPS, "kube-api-qps", 200, "requests per second the controller may make to the API server")
 	fs.IntVar(&f.KubeAPIBurst, "kube-api-burst", 300, "requests the controller may burst to the API server above --kube-api-qps")

@@ -143,7 +143,7 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 		MaxConcurrentLaunches: f.MaxConcurrentLaunches, ProvisionMode: prov.mode,
 		DisruptionChainSteps: f.DisruptionChainSteps, MarkUnneeded: f.MarkUnneeded,
 		ValidationDelay: f.ValidationDelay, GCInterval: f.GCInterval,
-		Consolidation: consolidation.Options{MinReplaceSavings: f.MinReplaceSavings},
+		Consolidation: f.consolidationOptions(),
 		Upkeep: controller.Upkeep{StatusInterval: f.StatusInterval, SystemNamespace: f.SystemNamespace,
 			KubernetesVersion: f.KubernetesVersion, RepairInterval: f.RepairInterval, Prices: prices, PriceRefresh: f.PriceRefresh}}
 	if f.LeaderElect {
@@ -171,6 +171,11 @@ func runController(ctx context.Context, f *Flags, log *slog.Logger) error {
 	}
 	g.Go(func() error { return ctrl.Run(ctx) })
 	return g.Wait()
+}
+
+// consolidationOptions are the flags' consolidation settings.
+func (f *Flags) consolidationOptions() consolidation.Options {
+	return consolidation.Options{MinReplaceSavings: f.MinReplaceSavings, AllowManyToMany: f.AllowManyToMany}
 }
 
 // checkNumbers rejects the numeric flags out of their range before anything starts: a
