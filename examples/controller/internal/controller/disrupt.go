@@ -181,12 +181,30 @@ func launchTypes(nc provisioner.NodeClaim) []string {
 	return []string{nc.InstanceType}
 }
 
+// describe is a command in one line for logs and events; a replace says how many NodeClaims it
+// launches, since with Options.AllowManyToMany that is not always one.
 func describe(cmd consolidation.Command) string {
 	reason := string(cmd.Reason)
 	if cmd.Detail != "" {
 		reason += " (" + cmd.Detail + ")"
 	}
-	return fmt.Sprintf("%s %s of %s, saving $%.4f/h", cmd.Kind, reason, strings.Join(cmd.Nodes, ","), cmd.SavingsPerHour)
+	by := ""
+	if n := replacementCount(cmd); n > 0 {
+		by = fmt.Sprintf(" by %d NodeClaim", n)
+		if n > 1 {
+			by += "s"
+		}
+	}
+	return fmt.Sprintf("%s %s of %s%s, saving $%.4f/h", cmd.Kind, reason, strings.Join(cmd.Nodes, ","), by, cmd.SavingsPerHour)
+}
+
+// replacementCount is how many NodeClaims the command launches (Replacements, or the single
+// Replacement of a command that lists none).
+func replacementCount(cmd consolidation.Command) int {
+	if n := len(cmd.Replacements); n > 0 || cmd.Replacement == nil {
+		return n
+	}
+	return 1
 }
 
 // sleep waits d unless ctx ends first; it reports whether the wait completed.

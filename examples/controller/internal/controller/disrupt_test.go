@@ -25,12 +25,17 @@ func TestDescribe(t *testing.T) {
 		{"delete", consolidation.Command{Kind: consolidation.CommandDelete, Reason: consolidation.ReasonEmpty,
 			Nodes: []string{"n1"}, SavingsPerHour: 0.096},
 			"delete Empty of n1, saving $0.0960/h"},
-		{"replace several nodes", consolidation.Command{Kind: consolidation.CommandReplace,
-			Reason: consolidation.ReasonUnderutilized, Nodes: []string{"n1", "n2"}, SavingsPerHour: 1.23456},
-			"replace Underutilized of n1,n2, saving $1.2346/h"},
-		{"with detail", consolidation.Command{Kind: consolidation.CommandReplace, Reason: consolidation.ReasonDrifted,
-			Detail: "ImageDrifted", Nodes: []string{"n3"}},
-			"replace Drifted (ImageDrifted) of n3, saving $0.0000/h"},
+		{"replace several nodes by one", consolidation.Command{Kind: consolidation.CommandReplace,
+			Reason: consolidation.ReasonUnderutilized, Nodes: []string{"n1", "n2"}, SavingsPerHour: 1.23456,
+			Replacement: &provisioner.NodeClaim{}, Replacements: []provisioner.NodeClaim{{}}},
+			"replace Underutilized of n1,n2 by 1 NodeClaim, saving $1.2346/h"},
+		{"replace by several", consolidation.Command{Kind: consolidation.CommandReplace,
+			Reason: consolidation.ReasonUnderutilized, Nodes: []string{"n1", "n2", "n3"}, SavingsPerHour: 0.5,
+			Replacement: &provisioner.NodeClaim{}, Replacements: []provisioner.NodeClaim{{}, {}}},
+			"replace Underutilized of n1,n2,n3 by 2 NodeClaims, saving $0.5000/h"},
+		{"with detail, the single replacement alone", consolidation.Command{Kind: consolidation.CommandReplace, Reason: consolidation.ReasonDrifted,
+			Detail: "ImageDrifted", Nodes: []string{"n3"}, Replacement: &provisioner.NodeClaim{}},
+			"replace Drifted (ImageDrifted) of n3 by 1 NodeClaim, saving $0.0000/h"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
