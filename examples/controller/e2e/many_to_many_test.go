@@ -13,9 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/napkit/napkit/examples/controller/internal/controller"
 )
@@ -32,20 +30,7 @@ import (
 func TestManyToManyConsolidation(t *testing.T) {
 	s := startStack(t, stackOptions{tune: func(cfg *controller.Config) { cfg.Consolidation.AllowManyToMany = true }})
 	ctx := t.Context()
-	applySeed(t, s.c)
-	budget := []byte(`{"spec":{"disruption":{"budgets":[{"nodes":"100%"}]}}}`)
-	_, err := s.c.dyn.Resource(nodePoolsGVR).Patch(ctx, seedPool, types.MergePatchType, budget, metav1.PatchOptions{})
-	require.NoError(t, err)
-	ns := s.c.newNamespace(t, "many")
-
-	holder := spread(ns, "holder", 2)
-	holder.Spec.Template.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU] = resource.MustParse("6")
-	_, err = s.c.kube.AppsV1().Deployments(ns).Create(ctx, holder, metav1.CreateOptions{})
-	require.NoError(t, err)
-	waitUntil(t, 2*time.Minute, "two holder pods running", func(ctx context.Context) error {
-		_, err := s.c.runningPods(ctx, ns, "holder", 2)
-		return err
-	})
+	ns := seedWithHolders(t, s, "many", 2, "6")
 	big, err := s.c.poolNodes(ctx, seedPool)
 	require.NoError(t, err)
 	require.Len(t, big, 2)

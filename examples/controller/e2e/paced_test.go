@@ -27,25 +27,12 @@ import (
 func TestPacedConsolidation(t *testing.T) {
 	s := startStack(t, stackOptions{})
 	ctx := t.Context()
-	applySeed(t, s.c)
 	// The seed pool's default budget (10% of 3 nodes) would itself allow one node at a time; at
 	// 100% only the PDB keeps consolidation from taking two nodes at once.
-	budget := []byte(`{"spec":{"disruption":{"budgets":[{"nodes":"100%"}]}}}`)
-	_, err := s.c.dyn.Resource(nodePoolsGVR).Patch(ctx, seedPool, types.MergePatchType, budget, metav1.PatchOptions{})
-	require.NoError(t, err)
-	ns := s.c.newNamespace(t, "paced")
-
-	// Three nodes, each made for one "holder" pod (one per node by anti-affinity); the six app
-	// replicas created afterwards are spread over them by kube-scheduler's default spreading.
-	holder := spread(ns, "holder", 3)
-	holder.Spec.Template.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU] = resource.MustParse("1200m")
-	_, err = s.c.kube.AppsV1().Deployments(ns).Create(ctx, holder, metav1.CreateOptions{})
-	require.NoError(t, err)
-	waitUntil(t, 2*time.Minute, "three holder pods running", func(ctx context.Context) error {
-		_, err := s.c.runningPods(ctx, ns, "holder", 3)
-		return err
-	})
-	_, err = s.c.kube.AppsV1().Deployments(ns).Create(ctx, deployment(ns, "app", 6, "100m"), metav1.CreateOptions{})
+	// Three nodes, each made for one "holder" pod; the six app replicas created afterwards are
+	// spread over them by kube-scheduler's default spreading.
+	ns := seedWithHolders(t, s, "paced", 3, "1200m")
+	_, err := s.c.kube.AppsV1().Deployments(ns).Create(ctx, deployment(ns, "app", 6, "100m"), metav1.CreateOptions{})
 	require.NoError(t, err)
 	_, err = s.c.kube.PolicyV1().PodDisruptionBudgets(ns).Create(ctx, pdb(ns, "app", 1), metav1.CreateOptions{})
 	require.NoError(t, err)
@@ -171,4 +158,26 @@ func (w *pacingWatch) report(t *testing.T) {
 	evicted, err := w.s.c.kube.CoreV1().Events(w.ns).List(ctx, metav1.ListOptions{FieldSelector: "reason=Evicted"})
 	require.NoError(t, err)
 	t.Logf("%d evictions", len(evicted.Items))
+}
+
+// seedWithHolders applies the seed manifests with the pool's budget at 100 % (every node may be
+// disrupted at once), and makes one node per "holder" pod (one per node by anti-affinity, each
+// requesting cpu) in a new namespace, which it returns once they run.
+func seedWithHolders(t *testing.T, s *stack, namespace string, holders int32, cpu string) string {
+	t.Helper()
+	ctx := t.Context()
+	applySeed(t, s.c)
+	budget := []byte(`{"spec":{"disruption":{"budgets":[{"nodes":"100%"}]}}}`)
+	_, err := s.c.dyn.Resource(nodePoolsGVR).Patch(ctx, seedPool, types.MergePatchType, budget, metav1.PatchOptions{})
+	require.NoError(t, err)
+	ns := s.c.newNamespace(t, namespace)
+	holder := spread(ns, "holder", holders)
+	holder.Spec.Template.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU] = resource.MustParse(cpu)
+	_, err = s.c.kube.AppsV1().Deployments(ns).Create(ctx, holder, metav1.CreateOptions{})
+	require.NoError(t, err)
+	waitUntil(t, 2*time.Minute, fmt.Sprintf("%d holder pods running", holders), func(ctx context.Context) error {
+		_, err := s.c.runningPods(ctx, ns, "holder", int(holders))
+		return err
+	})
+	return ns
 }
