@@ -62,12 +62,22 @@ func TestManyToManyConsolidation(t *testing.T) {
 	for _, n := range small {
 		assert.Less(t, n.Status.Allocatable.Cpu().MilliValue(), big[0].Status.Allocatable.Cpu().MilliValue(), "node %s", n.Name)
 	}
-	claims, err := s.c.nodeClaims(ctx)
-	require.NoError(t, err)
-	vms, err := s.launcher.List(ctx)
-	require.NoError(t, err)
-	assert.Len(t, claims, 2, "NodeClaims")
-	assert.Len(t, vms, 2, "VMs")
+	// A Node goes before its NodeClaim: the claim's finalizer waits for the VM's deletion, so
+	// the old claims and VMs are awaited, not asserted at the instant the nodes are gone.
+	waitUntil(t, time.Minute, "two NodeClaims and two VMs left", func(ctx context.Context) error {
+		claims, err := s.c.nodeClaims(ctx)
+		if err != nil {
+			return err
+		}
+		vms, err := s.launcher.List(ctx)
+		if err != nil {
+			return err
+		}
+		if len(claims) != 2 || len(vms) != 2 {
+			return fmt.Errorf("%d NodeClaims, %d VMs", len(claims), len(vms))
+		}
+		return nil
+	})
 }
 
 // assertOneManyToManyCommand finds the NodeClaim events of the command: both old claims were
