@@ -30,6 +30,9 @@ const (
 type batchMates struct {
 	mu      sync.Mutex
 	batches map[string]*mateBatch // by claim name
+	// adopted are the claims whose Node a batch release already adopted (adoptMates), with
+	// whether the node was then initialized: their registration writes only the claim's status.
+	adopted map[string]bool
 }
 
 type mateBatch struct {
@@ -41,7 +44,9 @@ type mateBatch struct {
 	releasing bool
 }
 
-func newBatchMates() *batchMates { return &batchMates{batches: map[string]*mateBatch{}} }
+func newBatchMates() *batchMates {
+	return &batchMates{batches: map[string]*mateBatch{}, adopted: map[string]bool{}}
+}
 
 // forget drops a claim that will never register (gone, deleting, failed): its mates no longer
 // wait for it (allHaveNodes skips it too), and a batch none of whose claims registers leaves
@@ -50,6 +55,7 @@ func (b *batchMates) forget(name string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	delete(b.batches, name)
+	delete(b.adopted, name)
 }
 
 // add records one batch's claims (a batch of one has nobody to wait for).
@@ -67,15 +73,21 @@ func (b *batchMates) add(names []string) {
 
 // batchWait is how long before the claim's node is looked at again (0: register it now): while
 // some claim of its batch has no node yet, within batchReleaseCap of the batch's first node. The
-// claim that finds the batch complete writes the whole batch's nominations first, then requeues
-// the others, so that their taints go together (each registration's own nominations would
-// otherwise space them by a round trip each).
+// claim that finds the batch complete writes the whole batch's nominations first, then removes
+// every node's taint at once (adoptMates), then requeues the others to write their claims'
+// status, so that their taints go together (each registration's own nominations and claim
+// writes would otherwise space them by round trips).
 func (c *Controller) batchWait(ctx context.Context, nc *api.NodeClaim) time.Duration {
 	names, wait := c.mates.release(nc.Name, c.now(), c.allHaveNodes)
 	if wait > 0 || names == nil {
 		return wait
 	}
+	start := time.Now()
 	c.nominateMates(ctx, names)
+	nominated := time.Now()
+	c.adoptMates(ctx, names)
+	c.log.Info("released a batch's nodes", "nodeClaims", len(names), "nominationSeconds", nominated.Sub(start).Seconds(),
+		"taintSeconds", time.Since(nominated).Seconds())
 	c.mates.released(names)
 	for _, name := range names {
 		if name != nc.Name {
@@ -120,7 +132,6 @@ func (b *batchMates) released(names []string) {
 // nominateMates writes the nominations of every claim of a released batch whose node is there,
 // nominateWorkers claims at a time.
 func (c *Controller) nominateMates(ctx context.Context, names []string) {
-	start := time.Now()
 	var g errgroup.Group
 	g.SetLimit(nominateWorkers)
 	for _, name := range names {
@@ -137,7 +148,6 @@ func (c *Controller) nominateMates(ctx context.Context, names []string) {
 		}
 	}
 	_ = g.Wait() // nominateOnRegistration logs its own failures
-	c.log.Info("releasing a batch's nodes", "nodeClaims", len(names), "nominationSeconds", time.Since(start).Seconds())
 }
 
 // allHaveNodes: every named claim has its node, or failed its launch, is being deleted or is gone

@@ -72,19 +72,21 @@ func (c *Controller) register(ctx context.Context, nc *api.NodeClaim, node *core
 	// Before the taint goes: its removal is what makes kube-scheduler try the planned pods again,
 	// and a nomination written after that try would be cleared by it (NominatePolicy).
 	c.nominateOnRegistration(ctx, nc, node)
-	initNow := false
-	err := c.updateNode(ctx, node.Name, func(n *corev1.Node) bool {
-		var changed bool
-		changed, initNow = adopt(n, nc)
-		return changed
-	})
-	if err != nil {
-		return err
+	initNow, adopted := c.mates.takeAdopted(nc.Name)
+	if !adopted {
+		err := c.updateNode(ctx, node.Name, func(n *corev1.Node) bool {
+			var changed bool
+			changed, initNow = adopt(n, nc)
+			return changed
+		})
+		if err != nil {
+			return err
+		}
 	}
 	if initNow {
 		c.state.podEvent(node.Name, c.now()) // consolidateAfter counts from initialization
 	}
-	err = c.updateClaimStatus(ctx, nc.Name, func(nc *api.NodeClaim) bool {
+	err := c.updateClaimStatus(ctx, nc.Name, func(nc *api.NodeClaim) bool {
 		nc.Status.NodeName = node.Name
 		changed := setCondition(nc, api.ConditionRegistered, metav1.ConditionTrue, "Registered", "", c.now())
 		if initNow {
