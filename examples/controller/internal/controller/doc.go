@@ -7,8 +7,9 @@
 // a NodeClaim or node still coming are held there (planned.go); those a replay of kube-scheduler
 // says it would strand (Config.NominatePods, by default NominatePredicted; predict.go) get that
 // node as status.nominatedNodeName as it registers, its batch's nodes released together
-// (batchrelease.go), so kube-scheduler binds them as planned (nominate.go). A disruption pass
-// decides the passes after its deletes ahead (disrupt_chain.go) and, with Config.MarkUnneeded,
-// keeps a soft taint on the nodes consolidation would remove but for its budgets, so
-// kube-scheduler sends pods to the nodes that stay (unneeded.go).
+// (batchrelease.go; their Node writes at once, batchadopt.go), so kube-scheduler binds them as
+// planned (nominate.go). A disruption pass decides the passes after its deletes ahead
+// (disrupt_chain.go) and, with Config.MarkUnneeded, keeps a soft taint on the nodes
+// consolidation would remove but for its budgets, so kube-scheduler sends pods to the nodes that
+// stay (unneeded.go).
 package controller
