@@ -42,12 +42,7 @@ func (c *Controller) adoptMates(ctx context.Context, names []string) {
 
 // adoptNode writes adopt's changes to the claim's Node and records them for register.
 func (c *Controller) adoptNode(ctx context.Context, nc *api.NodeClaim, node *corev1.Node) {
-	initNow := false
-	err := c.updateNode(ctx, node.Name, func(n *corev1.Node) bool {
-		var changed bool
-		changed, initNow = adopt(n, nc)
-		return changed
-	})
+	initNow, err := c.writeAdoption(ctx, nc, node)
 	if err != nil {
 		c.log.Warn("releasing a batch's node failed; its registration tries again", "nodeClaim", nc.Name, "node", node.Name, "error", err)
 		return

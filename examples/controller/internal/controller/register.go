@@ -74,12 +74,8 @@ func (c *Controller) register(ctx context.Context, nc *api.NodeClaim, node *core
 	c.nominateOnRegistration(ctx, nc, node)
 	initNow, adopted := c.mates.takeAdopted(nc.Name)
 	if !adopted {
-		err := c.updateNode(ctx, node.Name, func(n *corev1.Node) bool {
-			var changed bool
-			changed, initNow = adopt(n, nc)
-			return changed
-		})
-		if err != nil {
+		var err error
+		if initNow, err = c.writeAdoption(ctx, nc, node); err != nil {
 			return err
 		}
 	}
@@ -101,6 +97,18 @@ func (c *Controller) register(ctx context.Context, nc *api.NodeClaim, node *core
 	c.log.Info("registered", "nodeClaim", nc.Name, "node", node.Name, "initialized", initNow)
 	c.awaitCachedClaim(ctx, nc.Name, claimRegistered)
 	return nil
+}
+
+// writeAdoption writes adopt's changes to the claim's Node and reports whether the node was
+// then initialized.
+func (c *Controller) writeAdoption(ctx context.Context, nc *api.NodeClaim, node *corev1.Node) (bool, error) {
+	initNow := false
+	err := c.updateNode(ctx, node.Name, func(n *corev1.Node) bool {
+		var changed bool
+		changed, initNow = adopt(n, nc)
+		return changed
+	})
+	return initNow, err
 }
 
 // adopt makes n the claim's node (register's one Node write) and reports whether that changed
