@@ -93,7 +93,12 @@ type scaleReport struct {
 	// ScaleUpCommands is how many the controller executed during the scale-up: consolidation
 	// acting on nodes whose pods kube-scheduler has not bound yet, which evicts pods and adds
 	// writes and NodeClaims to the scale-up's figures.
-	ScaleUpCommands                  int
+	ScaleUpCommands int
+	// ScaleUpReleased and ChurnReleased count, by reason (targetGone, graceOver, antiAffinity,
+	// spread, noRoom), the pending pods the controller's hold let go from the NodeClaim or node a
+	// plan had put them on, during the scale-up and during the churn and its settling
+	// (napkit_planned_pods_released_total): kube-scheduler placing pods other than the plan.
+	ScaleUpReleased, ChurnReleased   map[string]int
 	LeakedVMs, StuckClaims, LostPods int
 	schedulerFigures
 }
@@ -114,8 +119,8 @@ func (r *scaleReport) log(t *testing.T) {
 		r.SchedulerCPUSeconds, r.SchedulerCores, r.SchedulerAttempts, r.SchedulerAttemptsPerPod, r.SchedulerRequests)
 	t.Logf("kube-scheduler's queue entries by event during scale-up: %v", r.SchedulerQueueIncoming)
 	t.Logf("controller requests during scale-up: %d writes (%.1f per node; %d pod nominations, %.1f per node besides them), "+
-		"%d reads (%.1f per node); %d disruption commands executed", r.ControllerWrites, r.WritesPerNode, r.PodNominations,
-		r.WritesPerNodeBesidesNominations, r.ControllerReads, r.ReadsPerNode, r.ScaleUpCommands)
+		"%d reads (%.1f per node); %d disruption commands executed; held pods released %v", r.ControllerWrites, r.WritesPerNode,
+		r.PodNominations, r.WritesPerNodeBesidesNominations, r.ControllerReads, r.ReadsPerNode, r.ScaleUpCommands, r.ScaleUpReleased)
 	if r.ARMLimits {
 		t.Logf("ARM calls under the subscription buckets (served/throttled): reads %d/%d, writes %d/%d, deletes %d/%d",
 			r.ARM.Reads.Served, r.ARM.Reads.Throttled, r.ARM.Writes.Served, r.ARM.Writes.Throttled,
@@ -132,9 +137,9 @@ func (r *scaleReport) log(t *testing.T) {
 	t.Logf("scale-down: settled in %.1f s (within 10 disruption intervals: %v), %d nodes removed, %d evictions, %d commands executed; "+
 		"then $%.2f/h, an offline plan of the pods left $%.2f/h", r.ScaleDownSettleSeconds, r.ScaleDownWithinIntervals,
 		r.ScaleDownNodesRemoved, r.ScaleDownEvictions, r.ScaleDownCommands, r.ScaleDownPricePerHour, r.ScaleDownPlanPerHour)
-	t.Logf("churn: %d scalings, settled %.1f s after, longest pending %.1f s, %d pod nominations; leaked VMs %d, "+
-		"stuck NodeClaims %d, lost pods %d", r.ChurnScales, r.ChurnSettleSeconds, r.ChurnMaxPendingSeconds, r.ChurnNominations,
-		r.LeakedVMs, r.StuckClaims, r.LostPods)
+	t.Logf("churn: %d scalings, settled %.1f s after, longest pending %.1f s, %d pod nominations, held pods released %v; "+
+		"leaked VMs %d, stuck NodeClaims %d, lost pods %d", r.ChurnScales, r.ChurnSettleSeconds, r.ChurnMaxPendingSeconds,
+		r.ChurnNominations, r.ChurnReleased, r.LeakedVMs, r.StuckClaims, r.LostPods)
 }
 
 // append adds the report as one JSON line to path (nothing when path is empty).
@@ -155,19 +160,42 @@ func (r *scaleReport) append(t *testing.T, path string) {
 // requestsByMethod reads rest_client_requests_total of the controller's clients by HTTP method.
 func requestsByMethod(t *testing.T, reg prometheus.Gatherer) map[string]float64 {
 	t.Helper()
+	out := map[string]float64{}
+	for method, n := range counterByLabel(t, reg, "rest_client_requests_total", "method") {
+		out[strings.ToUpper(method)] += n
+	}
+	return out
+}
+
+// counterByLabel sums a counter family's series by one label's value.
+func counterByLabel(t *testing.T, reg prometheus.Gatherer, name, label string) map[string]float64 {
+	t.Helper()
 	families, err := reg.Gather()
 	require.NoError(t, err)
 	out := map[string]float64{}
 	for _, f := range families {
-		if f.GetName() != "rest_client_requests_total" {
+		if f.GetName() != name {
 			continue
 		}
 		for _, m := range f.GetMetric() {
 			for _, l := range m.GetLabel() {
-				if l.GetName() == "method" {
-					out[strings.ToUpper(l.GetValue())] += m.GetCounter().GetValue()
+				if l.GetName() == label {
+					out[l.GetValue()] += m.GetCounter().GetValue()
 				}
 			}
+		}
+	}
+	return out
+}
+
+// plannedReleased counts the controller's held pods released since before (a reading of
+// plannedReleasedTotal by reason), by reason.
+func plannedReleased(t *testing.T, reg prometheus.Gatherer, before map[string]float64) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for why, n := range counterByLabel(t, reg, plannedReleasedTotal, "reason") {
+		if d := int(n - before[why]); d > 0 {
+			out[why] = d
 		}
 	}
 	return out

@@ -105,10 +105,14 @@ func TestScale(t *testing.T) {
 // disruptionDecisions counts the disruption commands the controller executed.
 const disruptionDecisions = "karpenter_voluntary_disruption_decisions_total"
 
+// plannedReleasedTotal counts the pods the controller's hold let go from their planned target.
+const plannedReleasedTotal = "napkit_planned_pods_released_total"
+
 func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, replicas int32, p scaleParams, r *scaleReport) {
 	t.Helper()
 	before, schedBefore := requestsByMethod(t, s.metrics), readScheduler(t, s.c)
 	commandsBefore := counterTotal(t, s.metrics, disruptionDecisions)
+	releasedBefore := counterByLabel(t, s.metrics, plannedReleasedTotal, "reason")
 	began := time.Now()
 	for _, shape := range shapes {
 		_, err := s.c.kube.AppsV1().Deployments(ns).Create(t.Context(), shape.deployment(ns, replicas), metav1.CreateOptions{})
@@ -152,6 +156,7 @@ func scaleUp(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape,
 	r.MaxPendingSeconds = w.takePendingFor().Seconds()
 	after := requestsByMethod(t, s.metrics)
 	r.ScaleUpCommands = int(counterTotal(t, s.metrics, disruptionDecisions) - commandsBefore)
+	r.ScaleUpReleased = plannedReleased(t, s.metrics, releasedBefore)
 	r.ARM = s.sim.RateLimited()
 	r.ControllerWrites, r.ControllerReads = writesAndReads(before, after)
 	r.PodNominations = int(after["PATCH"] - before["PATCH"])
@@ -294,7 +299,11 @@ func churn(t *testing.T, s *stack, w *watcher, ns string, shapes []scaleShape, r
 	_ = w.takePendingFor()
 	from := time.Now()
 	patches := requestsByMethod(t, s.metrics)["PATCH"]
-	defer func() { r.ChurnNominations = int(requestsByMethod(t, s.metrics)["PATCH"] - patches) }()
+	released := counterByLabel(t, s.metrics, plannedReleasedTotal, "reason")
+	defer func() {
+		r.ChurnNominations = int(requestsByMethod(t, s.metrics)["PATCH"] - patches)
+		r.ChurnReleased = plannedReleased(t, s.metrics, released)
+	}()
 	end := from.Add(p.churn)
 	for time.Now().Before(end) {
 		for range 5 {

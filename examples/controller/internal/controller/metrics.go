@@ -16,6 +16,11 @@ type metrics struct {
 	nodesCreated, nodesTerminated   *prometheus.CounterVec
 	schedulingDuration              prometheus.Histogram
 	disruptionDecisions             *prometheus.CounterVec
+	// plannedReleased is napkit's own: pending pods a plan had put on a NodeClaim or node that a
+	// later pass planned again, by why the hold let them go (planned.go's release reasons). It is
+	// how an operator sees kube-scheduler place a batch other than its plan (noRoom, spread,
+	// antiAffinity soon after a batch's nodes come up), which no Karpenter metric shows.
+	plannedReleased *prometheus.CounterVec
 	// reconcileTime is controller-runtime's reconcile histogram, by reconciler (NodeClaim, Node).
 	reconcileTime *prometheus.HistogramVec
 }
@@ -34,13 +39,16 @@ func newMetrics(reg prometheus.Registerer, inf *informerSet) (*metrics, error) {
 			Buckets: prometheus.ExponentialBuckets(0.001, 2, 16)}),
 		disruptionDecisions: counter("voluntary_disruption_decisions_total",
 			"Disruption commands executed, by decision (delete, replace), reason and method.", "decision", "reason", "consolidation_type"),
+		plannedReleased: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "napkit", Name: "planned_pods_released_total",
+			Help: "Pending pods a plan put on a NodeClaim or node that a later pass planned again, by why the hold let them go " +
+				"(targetGone, graceOver, antiAffinity, spread, noRoom)."}, []string{"reason"}),
 		reconcileTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "controller_runtime",
 			Name: "reconcile_time_seconds", Help: "Duration of one reconcile, by reconciler.",
 			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16)}, []string{"controller"}),
 	}
 	var errs []error
 	for _, c := range []prometheus.Collector{m.claimsCreated, m.claimsTerminated, m.nodesCreated, m.nodesTerminated,
-		m.schedulingDuration, m.disruptionDecisions, m.reconcileTime, &podsState{inf: inf}} {
+		m.schedulingDuration, m.disruptionDecisions, m.plannedReleased, m.reconcileTime, &podsState{inf: inf}} {
 		errs = append(errs, reg.Register(c))
 	}
 	if err := errors.Join(errs...); err != nil {

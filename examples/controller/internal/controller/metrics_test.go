@@ -24,7 +24,8 @@ func labelsOf(m *dto.Metric) map[string]string {
 	return out
 }
 
-// TestMetricsExposed: every metric is registered under Karpenter's name with Karpenter's labels.
+// TestMetricsExposed: every metric is registered under Karpenter's name with Karpenter's labels,
+// and napkit's own under napkit_.
 func TestMetricsExposed(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -35,6 +36,7 @@ func TestMetricsExposed(t *testing.T) {
 	m.nodesTerminated.WithLabelValues("default").Add(2)
 	m.schedulingDuration.Observe(0.01)
 	m.disruptionDecisions.WithLabelValues("delete", "Empty", "").Inc()
+	m.plannedReleased.WithLabelValues(releaseNoRoom).Inc()
 	node := newNode("aks-default-1", providerID1)
 	node.Labels[api.LabelNodePool] = "default"
 	require.NoError(t, e.c.inf.nodes.GetIndexer().Add(node))
@@ -59,6 +61,7 @@ func TestMetricsExposed(t *testing.T) {
 		{"karpenter_voluntary_disruption_decisions_total", dto.MetricType_COUNTER,
 			[]string{"consolidation_type", "decision", "reason"}},
 		{"karpenter_pods_state", dto.MetricType_GAUGE, []string{"name", "namespace", "node", "nodepool", "phase"}},
+		{"napkit_planned_pods_released_total", dto.MetricType_COUNTER, []string{"reason"}}, // napkit's own
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -236,6 +237,23 @@ func TestProvisionKeepsHoldingTargetsNominated(t *testing.T) {
 	list, err := e.dyn.Resource(NodeClaimsGVR).List(context.Background(), metav1.ListOptions{})
 	require.NoError(t, err)
 	assert.Len(t, list.Items, 6, "no NodeClaim created for a held pod")
+}
+
+// TestProvisionCountsReleases: the pods a pass's hold lets go are counted by reason
+// (napkit_planned_pods_released_total), those it keeps are not.
+func TestProvisionCountsReleases(t *testing.T) {
+	t.Parallel()
+	e := plannedEnv(t)
+	e.addPod(t, newPod("lost", unschedulable()), newPod("stale", unschedulable()), newPod("kept", unschedulable()))
+	e.c.planned.record("nowhere", []string{"default/lost"}, testNow.Add(-time.Second))
+	e.c.planned.record("old", []string{"default/stale"}, testNow.Add(-time.Hour))
+	e.c.planned.record("fresh", []string{"default/kept"}, testNow.Add(-time.Minute))
+
+	require.NoError(t, e.c.provision(context.Background()))
+	released := e.c.metrics.plannedReleased
+	assert.InDelta(t, 1, testutil.ToFloat64(released.WithLabelValues(releaseTargetGone)), 0)
+	assert.InDelta(t, 1, testutil.ToFloat64(released.WithLabelValues(releaseGraceOver)), 0)
+	assert.Equal(t, 2, testutil.CollectAndCount(released), "no other reason counted")
 }
 
 // TestPlannedPodsReleaseWhatNoLongerFits: kube-scheduler put another pod on a node a plan had

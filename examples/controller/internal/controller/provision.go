@@ -38,6 +38,16 @@ func (c *Controller) retriggerPending() {
 	}
 }
 
+// recordReleased counts and logs (at debug) the pods the pass's hold let go, by reason.
+func (c *Controller) recordReleased(ctx context.Context, released map[string][]string) {
+	for why, pods := range released {
+		c.metrics.plannedReleased.WithLabelValues(why).Add(float64(len(pods)))
+	}
+	if len(released) > 0 && c.log.Enabled(ctx, slog.LevelDebug) {
+		c.log.Debug("released held pods", "byReason", released)
+	}
+}
+
 // provision runs one pass: snapshot, plan, NodeClaims. Launching is the claim reconciler's job,
 // so a claim created here and a claim found after a restart launch the same way.
 func (c *Controller) provision(ctx context.Context) error {
@@ -47,9 +57,7 @@ func (c *Controller) provision(ctx context.Context) error {
 	in := s.ProvisionerInput(opts)
 	held, holding := c.planned.hold(s.Snapshot, &in, c.cfg.PlannedPodGrace)
 	c.nominateNames(holding, s.Now)
-	if released := c.planned.takeReleased(); len(released) > 0 && c.log.Enabled(ctx, slog.LevelDebug) {
-		c.log.Debug("released held pods", "byReason", released)
-	}
+	c.recordReleased(ctx, c.planned.takeReleased())
 	pods := in.Pods
 	if len(pods) == 0 || len(in.NodePools) == 0 {
 		return nil
