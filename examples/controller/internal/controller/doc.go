@@ -4,7 +4,8 @@
 // command's drain evicts in the order its plan lists the moves and waits on each pod's
 // PodDisruptionBudget rather than run into a refusal; a refusal all the same is recorded on the
 // NodeClaim and holds back the commands touching that PDB (pdbgate.go). Pending pods a plan put on
-// a NodeClaim or node still coming are held there (planned.go); those a replay of kube-scheduler
+// a NodeClaim or node still coming are held there (planned.go; those it lets go are counted by
+// reason in napkit_planned_pods_released_total); those a replay of kube-scheduler
 // says it would strand (Config.NominatePods, by default NominatePredicted; predict.go) get that
 // node as status.nominatedNodeName as it registers, its batch's nodes released together
 // (batchrelease.go; their Node writes at once, batchadopt.go), so kube-scheduler binds them as
