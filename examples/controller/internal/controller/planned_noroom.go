@@ -30,7 +30,7 @@ import (
 // neither held nor planned, waiting for kube-scheduler's verdict; r records when it started.
 func (h *holdPass) awaitsRefusal(r *plannedPod, t heldTarget, pod *corev1.Pod) bool {
 	if h.noRoomWait <= 0 || t.node < 0 || r.target == h.in.Nodes[t.node].Node.Name {
-		return false // the wait off, a claim in flight, or a pod planned onto the node itself
+		return false // planned onto the node itself, not onto the claim it came from
 	}
 	if r.noRoomSince.IsZero() {
 		node := h.in.Nodes[t.node].Node.ResourceVersion
