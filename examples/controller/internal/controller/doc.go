@@ -5,8 +5,7 @@
 // PodDisruptionBudget rather than run into a refusal; a refusal all the same is recorded on the
 // NodeClaim and holds back the commands touching that PDB (pdbgate.go). Pending pods a plan put on
 // a NodeClaim or node still coming are held there (planned.go; those it lets go are counted by
-// reason in napkit_planned_pods_released_total; one whose node kube-scheduler filled with other pods
-// first waits for kube-scheduler's refusal, planned_noroom.go); those a replay of kube-scheduler
+// reason in napkit_planned_pods_released_total); those a replay of kube-scheduler
 // says it would strand (Config.NominatePods, by default NominatePredicted; predict.go) get that
 // node as status.nominatedNodeName as it registers, its batch's nodes released together
 // (batchrelease.go; their Node writes at once, batchadopt.go), so kube-scheduler binds them as
