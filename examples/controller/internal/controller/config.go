@@ -79,10 +79,6 @@ type Config struct {
 	// planned again: the time kube-scheduler gets to bind it (plannedPods says why). Default:
 	// twice BatchMax, at least 10 s (Karpenter's nomination window); negative turns holding off.
 	PlannedPodGrace time.Duration
-	// PlannedNoRoomWait is how long a held pod whose node kube-scheduler filled with other pods,
-	// and which it has not refused since, is left out of the passes before it is planned again
-	// (planned_noroom.go says why). Default: half of BatchMax; negative plans it again at once.
-	PlannedNoRoomWait time.Duration
 	// PlanForScheduler replays kube-scheduler's default placement (package schedreplay) of each
 	// batch's pods onto the batch's new NodeClaims and plans more claims, in the same batch, for
 	// the pods the replay predicts it will leave without room (coverOrphans says why).
@@ -184,7 +180,6 @@ func (c Config) withDefaults() Config {
 	defaultDuration(&c.BatchIdle, time.Second)
 	defaultDuration(&c.BatchMax, 10*time.Second)
 	defaultDuration(&c.PlannedPodGrace, max(2*c.BatchMax, 10*time.Second))
-	defaultDuration(&c.PlannedNoRoomWait, c.BatchMax/2)
 	defaultDuration(&c.DisruptionInterval, 10*time.Second)
 	defaultDuration(&c.ValidationDelay, 15*time.Second)
 	defaultDuration(&c.ConsolidatedRecheck, DefaultConsolidatedRecheck)

@@ -50,16 +50,6 @@ type plannedPods struct {
 	// predicted are the pods ("namespace/name") a batch's replay chose to nominate
 	// (NominatePredicted), while they stay held where that batch put them.
 	predicted map[string]bool
-	// awaiting lists the pods ("namespace/name@target") the last hold left out of its pass,
-	// without room on their node and not refused by kube-scheduler since (awaitsRefusal).
-	awaiting []string
-}
-
-// holdOptions times a hold: how long a pod stays held after its node initialized (Grace,
-// Config.PlannedPodGrace) and how long one without room there waits for kube-scheduler's
-// refusal before it is planned again (NoRoomWait, Config.PlannedNoRoomWait).
-type holdOptions struct {
-	Grace, NoRoomWait time.Duration
 }
 
 // Reasons a held pod is released.
@@ -83,12 +73,6 @@ type plannedPod struct {
 	target string
 	at     time.Time
 	unseen bool
-	// heldVersion is the pod's resourceVersion when a hold first kept it; noRoomSince and
-	// noRoomVersion, when and at which resourceVersion a hold first found it without room on its
-	// node while kube-scheduler had not refused it there (awaitsRefusal).
-	heldVersion   string
-	noRoomSince   time.Time
-	noRoomVersion string
 }
 
 func newPlannedPods() *plannedPods {
@@ -187,10 +171,9 @@ func (p *plannedPods) recordPlan(plan *provisioner.Plan, at time.Time) {
 // nominated, or consolidation would take a node whose pods kube-scheduler has not bound yet for
 // underutilized). Records of pods not held are dropped. A negative grace holds nothing (every
 // pending pod is planned afresh, as Karpenter does).
-func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, opts holdOptions) (int, []string) {
+func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, grace time.Duration) (int, []string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	grace := opts.Grace
 	if grace < 0 {
 		clear(p.where)
 	}
@@ -199,14 +182,13 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, opts hol
 		return 0, nil
 	}
 	targets := heldTargets(s, in)
-	pass := &holdPass{in: in, now: s.Now, grace: grace, noRoomWait: opts.NoRoomWait,
-		room: map[int]map[corev1.ResourceName]int64{}, selectors: map[*metav1.LabelSelector]labels.Selector{}}
+	pass := &holdPass{in: in, now: s.Now, grace: grace, room: map[int]map[corev1.ResourceName]int64{},
+		selectors: map[*metav1.LabelSelector]labels.Selector{}}
 	pass.spread = pass.spreadExcess(p.where, targets, in.Pods)
 	kept := make(map[string]plannedPod, len(p.where))
 	holding := map[string]bool{}
 	pending := in.Pods[:0:0]
 	p.released = map[string][]string{}
-	p.awaiting = nil
 	for _, pod := range in.Pods {
 		key := pod.Namespace + "/" + pod.Name
 		r, ok := p.where[key]
@@ -220,16 +202,7 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, opts hol
 			kept[key] = r // a claim just created that the caches do not show yet: not planned again
 			continue
 		}
-		if r.heldVersion == "" {
-			r.heldVersion = pod.ResourceVersion
-		}
-		why := pass.release(t, coming, r, pod)
-		if why == releaseNoRoom && pass.awaitsRefusal(&r, t, pod) {
-			kept[key] = r // neither held (no room) nor planned again this pass
-			p.awaiting = append(p.awaiting, key+"@"+r.target)
-			continue
-		}
-		if why != "" {
+		if why := pass.release(t, coming, r, pod); why != "" {
 			p.released[why] = append(p.released[why], key+"@"+r.target)
 			p.replanned[key] = true
 			delete(p.predicted, key) // its replay's reason is gone with its target's room
@@ -237,13 +210,12 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, opts hol
 			continue
 		}
 		r.unseen = false
-		r.noRoomSince, r.noRoomVersion = time.Time{}, ""
 		kept[key] = r
 		t.add(in, pod, !holding[r.target])
 		holding[r.target] = true
 	}
 	p.where = kept
-	held := len(in.Pods) - len(pending) // the pods awaiting a refusal too: kube-scheduler may still bind them
+	held := len(in.Pods) - len(pending)
 	in.Pods = pending
 	return held, slices.Sorted(maps.Keys(holding))
 }
@@ -252,12 +224,11 @@ func (p *plannedPods) hold(s *snapshot.Snapshot, in *provisioner.Input, opts hol
 // room left per existing node as pods are held (by index into in.Nodes), and the anti-affinity
 // selectors parsed so far (by the pod's own selector, which the cache shares for the pass).
 type holdPass struct {
-	in         *provisioner.Input
-	now        time.Time
-	grace      time.Duration
-	noRoomWait time.Duration
-	room       map[int]map[corev1.ResourceName]int64
-	selectors  map[*metav1.LabelSelector]labels.Selector
+	in        *provisioner.Input
+	now       time.Time
+	grace     time.Duration
+	room      map[int]map[corev1.ResourceName]int64
+	selectors map[*metav1.LabelSelector]labels.Selector
 	// spread are the held pods a DoNotSchedule spread keeps off their node (spreadExcess).
 	spread map[string]bool
 }

@@ -345,7 +345,7 @@ func (h holdBench) run(b *testing.B) {
 	s, p := h.build(b)
 	for b.Loop() {
 		in := s.ProvisionerInput(provisioner.Options{})
-		if held, _ := p.hold(s, &in, holdOptions{Grace: time.Minute}); held != 10000 {
+		if held, _ := p.hold(s, &in, time.Minute); held != 10000 {
 			b.Fatalf("held %d of 10,000", held)
 		}
 	}
@@ -390,7 +390,7 @@ func BenchmarkPlannedPodsHoldAmongBound(b *testing.B) {
 // planned pods on it: the input the provisioner would get, how many pods were held, and where.
 func holdFresh(s *clusterSnapshot, p *plannedPods, grace time.Duration) (provisioner.Input, int, []string) {
 	in := s.ProvisionerInput(provisioner.Options{})
-	held, holding := p.hold(s.Snapshot, &in, holdOptions{Grace: grace})
+	held, holding := p.hold(s.Snapshot, &in, grace)
 	return in, held, holding
 }
 

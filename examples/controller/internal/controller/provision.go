@@ -55,12 +55,9 @@ func (c *Controller) provision(ctx context.Context) error {
 	opts := c.cfg.Provisioner
 	opts.Seed = c.cfg.Seed
 	in := s.ProvisionerInput(opts)
-	held, holding := c.planned.hold(s.Snapshot, &in, holdOptions{Grace: c.cfg.PlannedPodGrace, NoRoomWait: c.cfg.PlannedNoRoomWait})
+	held, holding := c.planned.hold(s.Snapshot, &in, c.cfg.PlannedPodGrace)
 	c.nominateNames(holding, s.Now)
 	c.recordReleased(ctx, c.planned.takeReleased())
-	if awaiting := c.planned.awaitingPods(); len(awaiting) > 0 && c.log.Enabled(ctx, slog.LevelDebug) {
-		c.log.Debug("held pods without room await kube-scheduler's verdict", "count", len(awaiting), "pods", awaiting)
-	}
 	pods := in.Pods
 	if len(pods) == 0 || len(in.NodePools) == 0 {
 		return nil
